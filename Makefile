@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Pipeline: src/bpf/*.bpf.c -> linked BPF object -> skeleton -> libgtsc.a
+# (src/user/lib) -> gtsc-bpf (src/user/cli).  Everything is built in
+# $(OUTPUT); only ./gtsc-bpf lands at the top.  `make V=1` shows commands.
+
+OUTPUT ?= .output
+ARCH ?= $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
+ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
+$(error Architecture $(ARCH) is not supported yet: no vmlinux/$(ARCH)/vmlinux.h (see vmlinux/gen.sh))
+endif
+
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CC ?= cc
+CFLAGS ?= -g -O2
+WARN := -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+INCLUDES := -Iinclude -Isrc/user/lib -Isrc/bpf -I$(OUTPUT)
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iinclude -Isrc/bpf
+
+# STATIC=1: one self-contained binary (what the VM lane boots with).
+ifeq ($(STATIC),1)
+LDFLAGS += -static
+LDLIBS := -lbpf -lelf -lz -lzstd -lpthread
+else
+LDLIBS := -lbpf -lelf -lz -lpthread
+endif
+
+BPF_SRCS := $(sort $(wildcard src/bpf/*.bpf.c))
+BPF_OBJS := $(patsubst src/bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
+LIB_SRCS := $(sort $(wildcard src/user/lib/*.c))
+LIB_OBJS := $(patsubst src/user/lib/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
+CLI_SRCS := $(sort $(wildcard src/user/cli/*.c))
+CLI_OBJS := $(patsubst src/user/cli/%.c,$(OUTPUT)/cli/%.o,$(CLI_SRCS))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
+LIVE_SRCS := $(sort $(wildcard tests/live/*.c))
+LIVE_BINS := $(patsubst tests/live/%.c,$(OUTPUT)/tests/live/%,$(LIVE_SRCS))
+SKEL := $(OUTPUT)/gtsc.skel.h
+LIBGTSC := $(OUTPUT)/libgtsc.a
+
+ifeq ($(V),1)
+	Q =
+	msg =
+else
+	Q = @
+	msg = @printf '  %-8s %s%s\n' "$(1)" "$(patsubst $(abspath $(OUTPUT))/%,%,$(2))" \
+		"$(if $(3), $(3))";
+	MAKEFLAGS += --no-print-directory
+endif
+
+.PHONY: all
+all: gtsc-bpf
+
+gtsc-bpf: $(CLI_OBJS) $(LIBGTSC)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/lib $(OUTPUT)/cli $(OUTPUT)/tests/unit $(OUTPUT)/tests/live:
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/bpf/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h) include/gtsc/records.h | $(OUTPUT)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# One object, one skeleton: every event source shares the channel maps.
+$(OUTPUT)/gtsc.bpf.o: $(BPF_OBJS)
+	$(call msg,LINK-BPF,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(SKEL): $(OUTPUT)/gtsc.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name gtsc_bpf > $@
+
+# x86-64 syscall numbers are ABI (never renumbered): names from the libc headers.
+$(OUTPUT)/syscall_names.h: | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)echo '#include <asm/unistd.h>' | $(CC) -E -dM -x c - | \
+		awk '$$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { printf "\t[%s] = \"%s\",\n", $$3, substr($$2, 6) }' \
+		| sort -t'[' -k2 -n > $@
+
+$(OUTPUT)/lib/metadata.o: $(OUTPUT)/syscall_names.h
+
+$(OUTPUT)/lib/%.o: src/user/lib/%.c $(wildcard src/user/lib/*.h) $(wildcard include/gtsc/*.h) $(SKEL) | $(OUTPUT)/lib
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -fvisibility=hidden $(INCLUDES) -c $< -o $@
+
+$(OUTPUT)/cli/%.o: src/user/cli/%.c $(wildcard src/user/cli/*.h) $(wildcard src/user/lib/*.h) $(wildcard include/gtsc/*.h) | $(OUTPUT)/cli
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Isrc/user/cli -c $< -o $@
+
+$(LIBGTSC): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# Unit tests: no root, no kernel; each prints PASS/FAIL lines (tests/unit/harness.h).
+$(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC) | $(OUTPUT)/tests/unit
+	$(call msg,TEST-CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Itests/unit $< $(LIBGTSC) $(LDLIBS) -o $@
+
+# Live-test workloads: static so the VM lane can run them too.
+$(OUTPUT)/tests/live/%: tests/live/%.c | $(OUTPUT)/tests/live
+	$(call msg,WORKLOAD,$@)
+	$(Q)$(CC) -O1 -g -static $(WARN) -Iinclude $< -o $@
+
+.PHONY: unit-bins live-bins deps test test-unit test-live bench clean vmlinux
+unit-bins: $(UNIT_BINS)
+live-bins: $(LIVE_BINS)
+
+deps:
+	$(Q)scripts/deps.sh
+
+test: gtsc-bpf unit-bins live-bins
+	$(Q)tests/run.sh
+
+test-unit: unit-bins
+	$(Q)tests/run.sh unit
+
+test-live: gtsc-bpf live-bins
+	$(Q)tests/run.sh live
+
+bench: gtsc-bpf
+	$(Q)bench/run.sh
+
+vmlinux:
+	$(Q)vmlinux/gen.sh $(ARCH)
+
+clean:
+	$(call msg,CLEAN)
+	$(Q)rm -rf $(OUTPUT) gtsc-bpf
+
+.DELETE_ON_ERROR:
+.SECONDARY:

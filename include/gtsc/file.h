@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The .gtsc trace file: a fixed header, then chunks until end of file.
+ *
+ *   struct gtsc_file_hdr
+ *   { struct gtsc_chunk_hdr, stored bytes[len] } ...
+ *
+ * Every chunk carries its own length and CRC, so a file cut at any byte is
+ * readable up to its last complete chunk, and a flipped byte is found by the
+ * chunk it is in.  Metadata chunks are text ("key=value" or tab-separated
+ * lines) so that a field can be added without a format change.  DATA chunks
+ * hold records (records.h) back to back.  Records of one ring are in
+ * timestamp order; rings are interleaved per drain round, and a chunk with
+ * GTSC_CHUNK_ROUND_END closes a round (the reader's merge window, as perf's
+ * FINISHED_ROUND).
+ *
+ * Chunk order as written: META, FEATURES, CHANNELS, SYSCALLS, EVENT_FORMATS,
+ * DATA..., KSYMS, TRAILER.  Readers must not depend on the order of metadata
+ * chunks and must skip chunk types they do not know.
+ */
+#ifndef __GTSC_FILE_H
+#define __GTSC_FILE_H
+
+#include <linux/types.h>
+
+#define GTSC_FILE_MAGIC "GTSCBPF" /* 8 bytes with the NUL */
+#define GTSC_FILE_VERSION_MAJOR 1
+#define GTSC_FILE_VERSION_MINOR 0
+#define GTSC_CHUNK_MAGIC 0x4b484347u /* "GCHK" little endian */
+#define GTSC_CHUNK_MAX_LEN (64u << 20) /* longer is corruption, not data */
+
+enum gtsc_byte_order {
+	GTSC_LITTLE_ENDIAN = 1,
+	GTSC_BIG_ENDIAN = 2,
+};
+
+struct gtsc_file_hdr {
+	char magic[8];
+	__u16 version_major; /* readers refuse a major they do not know */
+	__u16 version_minor;
+	__u16 rec_abi_major; /* GTSC_REC_ABI_MAJOR of the recorder */
+	__u16 rec_abi_minor;
+	__u8 byte_order; /* enum gtsc_byte_order */
+	__u8 ptr_size;
+	__u16 hdr_size; /* sizeof(struct gtsc_file_hdr) as written */
+	__u32 flags;
+	__u32 __pad;
+	__u32 crc; /* crc32 (zlib) of the bytes before this field */
+};
+
+enum gtsc_chunk_type {
+	GTSC_CHUNK_META = 1,	      /* key=value lines: host, kernel, clock, options, ... */
+	GTSC_CHUNK_FEATURES = 2,      /* key=value lines: the kernel feature-probe table */
+	GTSC_CHUNK_CHANNELS = 3,      /* id name scope nr_rings ring_bytes mode, tab separated */
+	GTSC_CHUNK_SYSCALLS = 4,      /* nr name [type arg]..., tab separated */
+	GTSC_CHUNK_EVENT_FORMATS = 5, /* tracefs format files of the events recorded, verbatim */
+	GTSC_CHUNK_DATA = 6,	      /* records */
+	GTSC_CHUNK_KSYMS = 7,	      /* "hexaddr name" lines, sorted, for the call sites seen */
+	GTSC_CHUNK_TRAILER = 8,	      /* stats lines; its presence means the recorder ended cleanly */
+	GTSC_CHUNK_TYPE_MAX,
+};
+
+enum gtsc_chunk_flags {
+	GTSC_CHUNK_ZLIB = 1 << 0,      /* stored bytes are a zlib stream of raw_len bytes */
+	GTSC_CHUNK_ROUND_END = 1 << 1, /* DATA: last chunk of a drain round */
+};
+
+struct gtsc_chunk_hdr {
+	__u32 magic;   /* GTSC_CHUNK_MAGIC */
+	__u16 type;    /* enum gtsc_chunk_type */
+	__u16 flags;   /* enum gtsc_chunk_flags */
+	__u32 len;     /* stored bytes after this header */
+	__u32 raw_len; /* bytes once decompressed (== len when not compressed) */
+	__u32 seq;     /* 0, 1, 2, ... in file order: a gap is a lost chunk */
+	__u32 crc;     /* crc32 of this header with crc = 0, continued over the stored bytes */
+};
+
+_Static_assert(sizeof(struct gtsc_file_hdr) == 32, "file header is ABI");
+_Static_assert(sizeof(struct gtsc_chunk_hdr) == 24, "chunk header is ABI");
+
+/*
+ * TRAILER lines (tab separated):
+ *   stat	<channel id>	<cpu>	<written>	<dropped>
+ *   prog	<program name>	<recursion misses>
+ *   meta	<key>	<value>          (end_ns, records, ...)
+ */
+
+#endif /* __GTSC_FILE_H */

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The one definition of every record that crosses from BPF to userspace and
+ * into a trace file.  BPF programs, the file writer, the reader and embedders
+ * all include this header; nothing else may define a record layout.
+ *
+ * Rules (the record ABI):
+ *  - every record starts with struct gtsc_rec_hdr; hdr.size is the whole
+ *    record including the header and any variable payload, so a reader can
+ *    skip a type it does not know;
+ *  - fields are fixed width, naturally aligned, little endian as produced;
+ *  - a new field is appended at the end of a record and GTSC_REC_ABI_MINOR is
+ *    bumped; moving or resizing a field bumps GTSC_REC_ABI_MAJOR, which
+ *    readers refuse.
+ */
+#ifndef __GTSC_RECORDS_H
+#define __GTSC_RECORDS_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define GTSC_REC_ABI_MAJOR 1
+#define GTSC_REC_ABI_MINOR 0
+
+enum gtsc_rec_type {
+	GTSC_REC_NONE = 0,
+	GTSC_REC_SYS_ENTER = 1,
+	GTSC_REC_SYS_EXIT = 2,
+	GTSC_REC_KMEM_ALLOC = 3,
+	GTSC_REC_KMEM_FREE = 4,
+	GTSC_REC_KMEM_CACHE = 5, /* names a cache id, once per cache */
+	GTSC_REC_TASK = 6,	 /* fork/exec/exit: gives pids their comm */
+	GTSC_REC_DROPS = 7,	 /* written by userspace: drops seen in a drain window */
+	GTSC_REC_TYPE_MAX,
+};
+
+/* 24 bytes, first in every record. */
+struct gtsc_rec_hdr {
+	__u16 type;  /* enum gtsc_rec_type */
+	__u16 size;  /* whole record in bytes, header and payload included */
+	__u16 cpu;   /* CPU the event happened on */
+	__u16 flags; /* per-type; unused bits are zero */
+	__u32 pid;   /* thread group id (what userspace calls pid) */
+	__u32 tid;   /* thread id */
+	__u64 ts_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns); file meta gives the wall offset */
+};
+
+/*
+ * sys_enter: the raw syscall number and the six argument registers.  A
+ * variable payload (captured strings and buffers) may follow args[]; its
+ * layout is described by the payload's own header and counted in hdr.size.
+ */
+struct gtsc_rec_sys_enter {
+	struct gtsc_rec_hdr hdr;
+	__s32 nr;
+	__u16 payload_len; /* bytes after args[] */
+	__u16 __pad;
+	__u64 args[6];
+	/* __u8 payload[payload_len]; */
+};
+
+struct gtsc_rec_sys_exit {
+	struct gtsc_rec_hdr hdr;
+	__s32 nr;
+	__u16 payload_len;
+	__u16 __pad;
+	__s64 ret;
+	/* __u8 payload[payload_len]; */
+};
+
+/* Allocator the event came from: perf kmem's slab/page split, kept finer. */
+enum gtsc_kmem_kind {
+	GTSC_KMEM_KMALLOC = 0, /* kmalloc / kfree */
+	GTSC_KMEM_CACHE = 1,   /* kmem_cache_alloc / kmem_cache_free */
+	GTSC_KMEM_PAGE = 2,    /* mm_page_alloc / mm_page_free */
+};
+
+/*
+ * kmemtrace-style allocation.  For pages, ptr is the pfn, bytes_* are
+ * PAGE_SIZE << order and call_site is 0 (the tracepoint has none).
+ */
+struct gtsc_rec_kmem_alloc {
+	struct gtsc_rec_hdr hdr;
+	__u64 call_site;
+	__u64 ptr;
+	__u64 cache_id; /* kmem_cache address, 0 when unknown; see GTSC_REC_KMEM_CACHE */
+	__u32 bytes_req;
+	__u32 bytes_alloc;
+	__u32 gfp_flags; /* raw, decoded at report time from the trace's tables */
+	__s32 node;
+	__u8 kind; /* enum gtsc_kmem_kind */
+	__u8 order;
+	__s8 migratetype; /* pages only, -1 otherwise */
+	__u8 __pad[5];
+};
+
+struct gtsc_rec_kmem_free {
+	struct gtsc_rec_hdr hdr;
+	__u64 call_site;
+	__u64 ptr;
+	__u64 cache_id;
+	__u8 kind;
+	__u8 order;
+	__u8 __pad[6];
+};
+
+#define GTSC_CACHE_NAME_LEN 32
+
+struct gtsc_rec_kmem_cache {
+	struct gtsc_rec_hdr hdr;
+	__u64 cache_id;
+	__u32 object_size;
+	__u32 size;
+	char name[GTSC_CACHE_NAME_LEN];
+};
+
+enum gtsc_task_event {
+	GTSC_TASK_FORK = 0, /* hdr.pid/tid = child; other_pid = parent tgid */
+	GTSC_TASK_EXEC = 1, /* comm is the new image's */
+	GTSC_TASK_EXIT = 2, /* exit_code as in wait(2) status */
+	GTSC_TASK_COMM = 3, /* written by userspace for tasks alive at start */
+};
+
+#define GTSC_COMM_LEN 16
+
+struct gtsc_rec_task {
+	struct gtsc_rec_hdr hdr;
+	__u32 event; /* enum gtsc_task_event */
+	__u32 other_pid;
+	__s32 exit_code;
+	__u32 __pad;
+	char comm[GTSC_COMM_LEN];
+};
+
+/* Drops on one channel and CPU since the previous GTSC_REC_DROPS for them. */
+struct gtsc_rec_drops {
+	struct gtsc_rec_hdr hdr; /* ts_ns: end of the window, cpu: the ring's CPU */
+	__u64 since_ns;		 /* start of the window */
+	__u64 count;
+	__u32 channel;
+	__u32 __pad;
+};
+
+/* Sizes are ABI: a change here is a major ABI change. */
+#define GTSC_REC_ASSERT_SIZE(type, sz) _Static_assert(sizeof(type) == (sz), #type " changed size")
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_hdr, 24);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_sys_enter, 80);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_sys_exit, 40);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_alloc, 72);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_free, 56);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_cache, 72);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_task, 56);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_drops, 48);
+
+/*
+ * Smallest valid size of each known type: a reader rejects a shorter record
+ * and ignores bytes past the fields it knows (they were appended later).
+ */
+#define GTSC_REC_MIN_SIZES                                                                          \
+	{                                                                                          \
+		[GTSC_REC_SYS_ENTER] = sizeof(struct gtsc_rec_sys_enter),                          \
+		[GTSC_REC_SYS_EXIT] = sizeof(struct gtsc_rec_sys_exit),                            \
+		[GTSC_REC_KMEM_ALLOC] = sizeof(struct gtsc_rec_kmem_alloc),                        \
+		[GTSC_REC_KMEM_FREE] = sizeof(struct gtsc_rec_kmem_free),                          \
+		[GTSC_REC_KMEM_CACHE] = sizeof(struct gtsc_rec_kmem_cache),                        \
+		[GTSC_REC_TASK] = sizeof(struct gtsc_rec_task),                                    \
+		[GTSC_REC_DROPS] = sizeof(struct gtsc_rec_drops),                                  \
+	}
+
+#endif /* __GTSC_RECORDS_H */

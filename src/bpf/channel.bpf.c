@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The channel maps and the configuration globals, defined once. */
+#define GTSC_DEFINE_GLOBALS
+#include "gtsc.bpf.h"
+
+const volatile __u32 gtsc_self_tgid = 0;
+const volatile __u32 gtsc_filter_pids = 0;
+const volatile struct gtsc_class_route gtsc_routes[GTSC_CLASS_MAX] = {};
+volatile __u32 gtsc_on = 0;
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Task lifecycle: grows the traced set at fork (so `record -- CMD` follows
+ * every child) and writes fork/exec/exit records that give pids their comm
+ * at report time, instead of a comm in every event.
+ */
+#include "gtsc.bpf.h"
+
+static __always_inline void task_record(__u32 event, struct task_struct *t, __u32 other_pid,
+					int exit_code)
+{
+	struct gtsc_rec_task *e;
+	struct gtsc_slot s;
+
+	if (!gtsc_reserve(&s, GTSC_CLASS_TASK, GTSC_REC_TASK, sizeof(*e)))
+		return;
+	e = s.rec;
+	/* The header describes the current task; a fork record is about the child. */
+	e->hdr.pid = BPF_CORE_READ(t, tgid);
+	e->hdr.tid = BPF_CORE_READ(t, pid);
+	e->event = event;
+	e->other_pid = other_pid;
+	e->exit_code = exit_code;
+	e->__pad = 0;
+	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), t->comm);
+	gtsc_submit(&s);
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(gtsc_task_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u8 one = 1;
+
+	if (gtsc_filter_pids && ptgid != ctgid && bpf_map_lookup_elem(&gtsc_pids, &ptgid))
+		bpf_map_update_elem(&gtsc_pids, &ctgid, &one, BPF_NOEXIST);
+	if (!gtsc_on || !gtsc_tgid_wanted(ctgid))
+		return 0;
+	task_record(GTSC_TASK_FORK, child, ptgid, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(gtsc_task_exec, struct task_struct *p)
+{
+	if (!gtsc_wanted())
+		return 0;
+	task_record(GTSC_TASK_EXEC, p, 0, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(gtsc_task_exit, struct task_struct *p)
+{
+	if (!gtsc_wanted())
+		return 0;
+	task_record(GTSC_TASK_EXIT, p, 0, p->exit_code);
+	return 0;
+}

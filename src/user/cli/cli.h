@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* What the command files share: their entry points and the CLI's log sink. */
+#ifndef __GTSC_CLI_H
+#define __GTSC_CLI_H
+
+#include <stdbool.h>
+#include "session.h"
+
+#define GTSC_VERSION "0.1.0"
+#define GTSC_DEFAULT_OUTPUT "trace.gtsc"
+
+struct cli_log {
+	bool verbose;
+	bool quiet;
+};
+
+/* gtsc_log_fn for sessions: "gtsc-bpf: msg" on stderr, filtered by level. */
+void cli_log(void *ctx, enum gtsc_log_level level, const char *msg);
+/* libbpf's own messages: only with -v. */
+void cli_libbpf_verbose(bool on);
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_features(int argc, char **argv);
+
+#endif

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * gtsc-bpf report: a header (host, kernel, duration, per-channel events and
+ * drops), then every event in time order, as text or as one JSON object per
+ * line.  Everything is decoded from the trace's own metadata.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "event_print.h"
+#include "trace_reader.h"
+
+struct report_opts {
+	const char *input;
+	bool json;
+	bool header_only;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: gtsc-bpf report [-i FILE] [--json] [--header]\n"
+		   "\n"
+		   "Prints a trace: a header with the host, kernel, duration and each channel's\n"
+		   "events and drops, then one line per event in time order.\n"
+		   "\n"
+		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
+		   "      --json         one JSON object per line: a trace_info object, then events\n"
+		   "      --header       only the header\n"
+		   "\n"
+		   "examples:\n"
+		   "  gtsc-bpf report -i t.gtsc\n"
+		   "  gtsc-bpf report -i t.gtsc --json | jq 'select(.event == \"kmalloc\")'\n");
+}
+
+static int parse_args(struct report_opts *o, int argc, char **argv)
+{
+	enum { OPT_JSON = 256, OPT_HEADER };
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "header", no_argument, NULL, OPT_HEADER },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	o->input = GTSC_DEFAULT_OUTPUT;
+	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o->input = optarg; break;
+		case OPT_JSON: o->json = true; break;
+		case OPT_HEADER: o->header_only = true; break;
+		case 'h': usage(stdout); exit(0);
+		default:
+			fprintf(stderr, "gtsc-bpf: 'gtsc-bpf report --help' lists the options\n");
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gtsc-bpf: report takes no argument '%s' (use -i FILE)\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const char *meta(const struct gtsc_reader *r, const char *key)
+{
+	const char *v = gtsc_reader__meta(r, key);
+
+	return v ? v : "?";
+}
+
+static void channel_totals(const struct gtsc_reader *r, __u32 id, __u64 *written, __u64 *dropped)
+{
+	size_t n = 0;
+	const struct gtsc_chan_stat *st = gtsc_reader__stats(r, &n);
+
+	*written = *dropped = 0;
+	for (size_t i = 0; st && i < n; i++)
+		if (st[i].channel == id)
+			*written += st[i].written, *dropped += st[i].dropped;
+}
+
+static double duration_s(const struct gtsc_reader *r)
+{
+	const char *s = gtsc_reader__meta(r, "start_ns"), *e = gtsc_reader__meta(r, "end_ns");
+
+	return s && e ? (strtod(e, NULL) - strtod(s, NULL)) / 1e9 : -1;
+}
+
+static void wall_time(const struct gtsc_reader *r, char *buf, size_t sz)
+{
+	const char *s = gtsc_reader__meta(r, "start_ns"), *o = gtsc_reader__meta(r, "wall_offset_ns");
+	time_t t;
+	struct tm tm;
+
+	if (!s || !o) {
+		snprintf(buf, sz, "?");
+		return;
+	}
+	t = (strtoll(s, NULL, 10) + strtoll(o, NULL, 10)) / 1000000000LL;
+	gmtime_r(&t, &tm);
+	strftime(buf, sz, "%Y-%m-%d %H:%M:%S UTC", &tm);
+}
+
+static void text_header(const struct gtsc_reader *r, const char *path)
+{
+	size_t nch = 0;
+	const struct gtsc_channel_info *ch = gtsc_reader__channels(r, &nch);
+	bool have_stats = gtsc_reader__stats(r, &(size_t){ 0 }) != NULL;
+	__u64 total_dropped = 0, misses = gtsc_reader__prog_misses(r);
+	double dur = duration_s(r);
+	char when[64];
+
+	wall_time(r, when, sizeof(when));
+	printf("# trace: %s\n", path);
+	printf("# host: %s  kernel: %s  arch: %s  cpus: %s\n", meta(r, "hostname"),
+	       meta(r, "kernel"), meta(r, "arch"), meta(r, "nr_cpus"));
+	printf("# recorded: %s", when);
+	if (dur >= 0)
+		printf(", duration %.3f s", dur);
+	printf("  by: %s\n", meta(r, "cmdline"));
+	printf("# %-10s %-7s %6s %10s %12s %12s\n", "channel", "scope", "rings", "ring size",
+	       "events", "dropped");
+	for (size_t i = 0; i < nch; i++) {
+		__u64 w, d;
+
+		channel_totals(r, ch[i].id, &w, &d);
+		total_dropped += d;
+		printf("# %-10s %-7s %6u %9lluK ", ch[i].name, ch[i].percpu ? "percpu" : "global",
+		       ch[i].nr_rings, (unsigned long long)(ch[i].ring_bytes >> 10));
+		if (have_stats)
+			printf("%12llu %12llu\n", (unsigned long long)w, (unsigned long long)d);
+		else
+			printf("%12s %12s\n", "?", "?");
+	}
+	if (total_dropped)
+		printf("# WARNING: %llu events were dropped (rings full); the trace is incomplete\n",
+		       (unsigned long long)total_dropped);
+	if (misses)
+		printf("# WARNING: the kernel skipped %llu events (BPF recursion protection)\n",
+		       (unsigned long long)misses);
+	if (gtsc_reader__truncated(r))
+		printf("# WARNING: %s\n", gtsc_reader__damage(r));
+}
+
+static void json_header(const struct gtsc_reader *r, const char *path)
+{
+	size_t nch = 0;
+	const struct gtsc_channel_info *ch = gtsc_reader__channels(r, &nch);
+	bool have_stats = gtsc_reader__stats(r, &(size_t){ 0 }) != NULL;
+
+	printf("{\"event\":\"trace_info\",\"file\":");
+	json_put_str(stdout, path);
+	printf(",\"hostname\":");
+	json_put_str(stdout, meta(r, "hostname"));
+	printf(",\"kernel\":");
+	json_put_str(stdout, meta(r, "kernel"));
+	printf(",\"arch\":");
+	json_put_str(stdout, meta(r, "arch"));
+	printf(",\"duration_s\":%.9f,\"truncated\":%s,\"channels\":[", duration_s(r),
+	       gtsc_reader__truncated(r) ? "true" : "false");
+	for (size_t i = 0; i < nch; i++) {
+		__u64 w, d;
+
+		channel_totals(r, ch[i].id, &w, &d);
+		printf("%s{\"name\":", i ? "," : "");
+		json_put_str(stdout, ch[i].name);
+		printf(",\"scope\":\"%s\",\"rings\":%u,\"ring_bytes\":%llu", ch[i].percpu ? "percpu" : "global",
+		       ch[i].nr_rings, (unsigned long long)ch[i].ring_bytes);
+		if (have_stats)
+			printf(",\"events\":%llu,\"dropped\":%llu", (unsigned long long)w,
+			       (unsigned long long)d);
+		printf("}");
+	}
+	printf("],\"recursion_misses\":%llu}\n", (unsigned long long)gtsc_reader__prog_misses(r));
+}
+
+static int print_events(struct gtsc_reader *r, bool json)
+{
+	struct event_printer *p = event_printer__new(r, stdout, json);
+	const struct gtsc_rec_hdr *rec;
+	int n, err = 0;
+
+	if (!p)
+		return -ENOMEM;
+	while (!err && (n = gtsc_reader__next(r, &rec)) > 0)
+		err = event_printer__print(p, rec);
+	if (!err && n < 0)
+		err = n;
+	event_printer__free(p);
+	return err;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o = {};
+	char errbuf[256] = "";
+	struct gtsc_reader_opts ro = { .sz = sizeof(ro), .errbuf = errbuf,
+				       .errbuf_sz = sizeof(errbuf) };
+	struct gtsc_reader *r;
+	bool damaged;
+	int err;
+
+	if (parse_args(&o, argc, argv))
+		return 2;
+	r = gtsc_reader__open(o.input, &ro);
+	if (!r) {
+		fprintf(stderr, "gtsc-bpf: %s: %s\n", o.input, errbuf[0] ? errbuf : strerror(errno));
+		return 1;
+	}
+	/* Big buffer: millions of lines go out through here. */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	if (o.json)
+		json_header(r, o.input);
+	else
+		text_header(r, o.input);
+	err = o.header_only ? 0 : print_events(r, o.json);
+	fflush(stdout);
+	damaged = gtsc_reader__truncated(r);
+	if (err == -EPIPE || (err == -EIO && errno == EPIPE))
+		err = 0; /* `report | head` */
+	if (err)
+		fprintf(stderr, "gtsc-bpf: reading %s failed: %s\n", o.input, strerror(-err));
+	else if (damaged)
+		fprintf(stderr, "gtsc-bpf: %s: %s\n", o.input, gtsc_reader__damage(r));
+	gtsc_reader__close(r);
+	/* A damaged trace is printed as far as it goes, but the exit code says so. */
+	return err ? 1 : damaged ? 3 : 0;
+}

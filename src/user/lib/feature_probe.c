@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "feature_probe.h"
+#include "strbuf.h"
+
+#define GTSC_RB_OVERWRITE_FLAG (1U << 19) /* BPF_F_RB_OVERWRITE, not in 6.1 uapi headers */
+
+static const char *const feat_names[GTSC_FEAT_MAX] = {
+	[GTSC_FEAT_BTF] = "btf",
+	[GTSC_FEAT_RINGBUF] = "ringbuf",
+	[GTSC_FEAT_RINGBUF_OVERWRITE] = "ringbuf_overwrite",
+	[GTSC_FEAT_TP_BTF] = "tp_btf",
+	[GTSC_FEAT_TRACEFS] = "tracefs",
+	[GTSC_FEAT_SYSCALL_EVENTS] = "syscall_events",
+	[GTSC_FEAT_KPROBE] = "kprobe",
+};
+
+const char *gtsc_feature_name(enum gtsc_feature feat)
+{
+	return feat < GTSC_FEAT_MAX ? feat_names[feat] : "?";
+}
+
+static void feat_set(struct gtsc_features *f, enum gtsc_feature feat, bool ok, const char *why)
+{
+	f->has[feat] = ok;
+	snprintf(f->why[feat], sizeof(f->why[feat]), "%s", ok ? "" : why);
+}
+
+static bool path_exists(const char *p)
+{
+	return access(p, F_OK) == 0;
+}
+
+static void probe_tracefs(struct gtsc_features *f)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char p[96];
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/events", dirs[i]);
+		if (path_exists(p)) {
+			snprintf(f->tracefs, sizeof(f->tracefs), "%s", dirs[i]);
+			break;
+		}
+	}
+	/* Mounting is what a user would do by hand; do it for them when root. */
+	if (!f->tracefs[0] && mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 &&
+	    path_exists("/sys/kernel/tracing/events"))
+		snprintf(f->tracefs, sizeof(f->tracefs), "%s", dirs[0]);
+	feat_set(f, GTSC_FEAT_TRACEFS, f->tracefs[0],
+		 "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+	snprintf(p, sizeof(p), "%s/events/syscalls", f->tracefs);
+	feat_set(f, GTSC_FEAT_SYSCALL_EVENTS, f->tracefs[0] && path_exists(p),
+		 "no events/syscalls in tracefs (CONFIG_FTRACE_SYSCALLS off)");
+}
+
+static bool probe_rb_overwrite(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = GTSC_RB_OVERWRITE_FLAG);
+	int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "gtsc_probe", 0, 0, 4096, &o);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/*
+ * libbpf 1.1 cannot probe BPF_PROG_TYPE_TRACING without a target, so load a
+ * real "return 0" tp_btf program against a tracepoint every kernel has.
+ */
+static bool probe_tp_btf(const struct btf *vmlinux)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_RAW_TP);
+	int id, fd;
+
+	if (!vmlinux)
+		return false;
+	id = btf__find_by_name_kind(vmlinux, "btf_trace_sched_process_fork", BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return false;
+	o.attach_btf_id = id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "gtsc_probe", "GPL", insns, 2, &o);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+int gtsc_features__probe(struct gtsc_features *f)
+{
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	f->vmlinux = btf__load_vmlinux_btf();
+	err = f->vmlinux ? 0 : -errno;
+	feat_set(f, GTSC_FEAT_BTF, !err,
+		 "the kernel has no BTF (/sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF)");
+	feat_set(f, GTSC_FEAT_RINGBUF, libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1,
+		 "no BPF ring buffer (needs Linux 5.8)");
+	feat_set(f, GTSC_FEAT_RINGBUF_OVERWRITE, probe_rb_overwrite(),
+		 "no BPF_F_RB_OVERWRITE (needs Linux 6.19)");
+	feat_set(f, GTSC_FEAT_TP_BTF, probe_tp_btf(f->vmlinux),
+		 "tp_btf programs do not load (needs kernel BTF, Linux 5.5)");
+	probe_tracefs(f);
+	feat_set(f, GTSC_FEAT_KPROBE,
+		 path_exists("/sys/bus/event_source/devices/kprobe/type") ||
+			 (f->tracefs[0] && path_exists("/sys/kernel/tracing/kprobe_events")),
+		 "no kprobes (CONFIG_KPROBES off)");
+	return 0;
+}
+
+void gtsc_features__free(struct gtsc_features *f)
+{
+	btf__free(f->vmlinux);
+	f->vmlinux = NULL;
+}
+
+/* Kind of a resolved BTF type for the spec: 'i', 'p', or 0 for anything else. */
+static char btf_arg_kind(const struct btf *btf, __u32 id, const char **ptr_struct)
+{
+	const struct btf_type *t;
+	int rid = btf__resolve_type(btf, id);
+
+	*ptr_struct = NULL;
+	if (rid < 0)
+		return 0;
+	t = btf__type_by_id(btf, rid);
+	if (btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t))
+		return 'i';
+	if (!btf_is_ptr(t))
+		return 0;
+	rid = btf__resolve_type(btf, t->type);
+	t = rid >= 0 ? btf__type_by_id(btf, rid) : NULL;
+	if (t && (btf_is_struct(t) || btf_is_union(t)))
+		*ptr_struct = btf__name_by_offset(btf, t->name_off);
+	return 'p';
+}
+
+static bool spec_arg_matches(const char *spec, size_t len, char kind, const char *ptr_struct)
+{
+	if (len == 1 && spec[0] == 'i')
+		return kind == 'i';
+	if (len == 1 && spec[0] == 'p')
+		return kind == 'p';
+	if (len > 2 && spec[0] == 'P' && spec[1] == ':')
+		return kind == 'p' && ptr_struct && strlen(ptr_struct) == len - 2 &&
+		       !strncmp(ptr_struct, spec + 2, len - 2);
+	return false;
+}
+
+bool gtsc_features__tp_btf_matches(const struct gtsc_features *f, const char *tp, const char *spec,
+				   char *why, size_t why_sz)
+{
+	const struct btf_param *params;
+	const struct btf_type *t;
+	char name[128];
+	int id, n, i;
+
+	if (!f->vmlinux || !f->has[GTSC_FEAT_TP_BTF]) {
+		snprintf(why, why_sz, "no tp_btf support");
+		return false;
+	}
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(f->vmlinux, name, BTF_KIND_TYPEDEF);
+	if (id < 0) {
+		snprintf(why, why_sz, "the kernel has no tracepoint %s", tp);
+		return false;
+	}
+	t = btf__type_by_id(f->vmlinux, btf__resolve_type(f->vmlinux, id));
+	if (t && btf_is_ptr(t))
+		t = btf__type_by_id(f->vmlinux, t->type);
+	if (!t || !btf_is_func_proto(t)) {
+		snprintf(why, why_sz, "%s has no prototype in BTF", name);
+		return false;
+	}
+	params = btf_params(t);
+	n = btf_vlen(t);
+	/* params[0] is the tracepoint's void *__data. */
+	for (i = 1; *spec; i++) {
+		const char *end = strchrnul(spec, ',');
+		const char *ps;
+		char kind;
+
+		if (i >= n) {
+			snprintf(why, why_sz, "%s takes %d arguments, expected more", tp, n - 1);
+			return false;
+		}
+		kind = btf_arg_kind(f->vmlinux, params[i].type, &ps);
+		if (!spec_arg_matches(spec, end - spec, kind, ps)) {
+			snprintf(why, why_sz, "%s argument %d differs from %.*s", tp, i,
+				 (int)(end - spec), spec);
+			return false;
+		}
+		spec = *end ? end + 1 : end;
+	}
+	return true;
+}
+
+bool gtsc_features__tracepoint_exists(const struct gtsc_features *f, const char *category,
+				      const char *name)
+{
+	char p[256];
+
+	if (!f->tracefs[0])
+		return false;
+	snprintf(p, sizeof(p), "%s/events/%s/%s/id", f->tracefs, category, name);
+	return path_exists(p);
+}
+
+void gtsc_features__describe(const struct gtsc_features *f, struct strbuf *sb)
+{
+	for (int i = 0; i < GTSC_FEAT_MAX; i++) {
+		strbuf_addf(sb, "%s=%s", feat_names[i], f->has[i] ? "yes" : "no");
+		if (!f->has[i])
+			strbuf_addf(sb, " (%s)", f->why[i]);
+		strbuf_addf(sb, "\n");
+	}
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What this kernel can do, probed once per session.  All kernel differences
+ * are decided here (and in the CO-RE flavours of src/bpf/core_fixes.bpf.h):
+ * the session switches programs on or off from these answers before load
+ * and tells the user what was left out and why.
+ */
+#ifndef __GTSC_FEATURE_PROBE_H
+#define __GTSC_FEATURE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct btf;
+struct strbuf;
+
+enum gtsc_feature {
+	GTSC_FEAT_BTF,		/* /sys/kernel/btf/vmlinux: CO-RE needs it */
+	GTSC_FEAT_RINGBUF,	/* BPF_MAP_TYPE_RINGBUF (5.8) */
+	GTSC_FEAT_RINGBUF_OVERWRITE, /* BPF_F_RB_OVERWRITE (6.19) */
+	GTSC_FEAT_TP_BTF,	/* BPF_PROG_TYPE_TRACING loadable */
+	GTSC_FEAT_TRACEFS,	/* tracefs mounted (classic tracepoints, syscall formats) */
+	GTSC_FEAT_SYSCALL_EVENTS, /* events/syscalls: argument names and types */
+	GTSC_FEAT_KPROBE,	/* kprobe PMU or kprobe_events */
+	GTSC_FEAT_MAX,
+};
+
+struct gtsc_features {
+	bool has[GTSC_FEAT_MAX];
+	char why[GTSC_FEAT_MAX][96]; /* one phrase when missing */
+	char tracefs[64];	     /* mount point, "" if none */
+	struct btf *vmlinux;	     /* kernel BTF, NULL without GTSC_FEAT_BTF */
+};
+
+/* Probes everything; mounts tracefs when it is not mounted and we may. */
+int gtsc_features__probe(struct gtsc_features *f);
+void gtsc_features__free(struct gtsc_features *f);
+const char *gtsc_feature_name(enum gtsc_feature feat);
+
+/*
+ * Does tp_btf/TP's prototype match SPEC?  SPEC lists the arguments after the
+ * context, comma separated: "i" an integer, "p" any pointer, "P:name" a
+ * pointer to struct name.  Extra trailing kernel arguments are fine.  On a
+ * mismatch *why gets a phrase.
+ */
+bool gtsc_features__tp_btf_matches(const struct gtsc_features *f, const char *tp, const char *spec,
+				   char *why, size_t why_sz);
+/* Does tracefs have events/CATEGORY/NAME? */
+bool gtsc_features__tracepoint_exists(const struct gtsc_features *f, const char *category,
+				      const char *name);
+/* key=value lines for the trace's FEATURES chunk and `gtsc-bpf features`. */
+void gtsc_features__describe(const struct gtsc_features *f, struct strbuf *sb);
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "metadata.h"
+#include "strbuf.h"
+
+/* Generated at build time from <asm/unistd.h>: the ABI's numbers never change. */
+static const char *const syscall_names[] = {
+#include "syscall_names.h"
+};
+
+#define NR_SYSCALL_NAMES ((int)(sizeof(syscall_names) / sizeof(syscall_names[0])))
+
+const char *gtsc_syscall_name(int nr)
+{
+	return nr >= 0 && nr < NR_SYSCALL_NAMES ? syscall_names[nr] : NULL;
+}
+
+int gtsc_syscall_count(void)
+{
+	return NR_SYSCALL_NAMES;
+}
+
+static __int64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void gtsc_meta__host(struct strbuf *sb)
+{
+	struct utsname u;
+	char host[256] = "";
+	__int64_t mono, real;
+
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	/* Sandwich the realtime read so the offset's error is half the gap. */
+	mono = clock_ns(CLOCK_MONOTONIC);
+	real = clock_ns(CLOCK_REALTIME);
+	mono = (mono + clock_ns(CLOCK_MONOTONIC)) / 2;
+	strbuf_addf(sb, "hostname=%s\nkernel=%s\nkernel_version=%s\narch=%s\n", host, u.release,
+		    u.version, u.machine);
+	strbuf_addf(sb, "nr_cpus=%ld\nnr_cpus_online=%ld\npage_size=%ld\n",
+		    sysconf(_SC_NPROCESSORS_CONF), sysconf(_SC_NPROCESSORS_ONLN),
+		    sysconf(_SC_PAGESIZE));
+	strbuf_addf(sb, "clock=CLOCK_MONOTONIC\nwall_offset_ns=%lld\nstart_ns=%lld\n",
+		    (long long)(real - mono), (long long)mono);
+}
+
+/* "\tfield:const char * filename;\toffset:..." -> type "const char *", name "filename". */
+static bool parse_field(const char *line, char *type, size_t tsz, char *name, size_t nsz)
+{
+	const char *p = strstr(line, "field:"), *end, *sp;
+
+	if (!p)
+		return false;
+	p += 6;
+	end = strchr(p, ';');
+	if (!end)
+		return false;
+	for (sp = end; sp > p && sp[-1] != ' ' && sp[-1] != '*'; sp--)
+		;
+	if (sp == p)
+		return false;
+	snprintf(name, nsz, "%.*s", (int)(end - sp), sp);
+	while (sp > p && sp[-1] == ' ')
+		sp--;
+	snprintf(type, tsz, "%.*s", (int)(sp - p), p);
+	return true;
+}
+
+static bool syscall_args(const char *tracefs, const char *name, struct strbuf *sb)
+{
+	char path[512], line[512], type[128], field[64];
+	bool any = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s/format", tracefs, name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (!parse_field(line, type, sizeof(type), field, sizeof(field)))
+			continue;
+		any = true;
+		if (!strncmp(field, "common_", 7) || !strcmp(field, "__syscall_nr"))
+			continue;
+		strbuf_addf(sb, "\t%s\t%s", type, field);
+	}
+	fclose(f);
+	return any;
+}
+
+int gtsc_meta__syscalls(const char *tracefs, struct strbuf *sb)
+{
+	int from_tracefs = 0;
+
+	for (int nr = 0; nr < NR_SYSCALL_NAMES; nr++) {
+		if (!syscall_names[nr])
+			continue;
+		strbuf_addf(sb, "%d\t%s", nr, syscall_names[nr]);
+		if (tracefs && tracefs[0] && syscall_args(tracefs, syscall_names[nr], sb))
+			from_tracefs++;
+		strbuf_addf(sb, "\n");
+	}
+	return from_tracefs;
+}
+
+void gtsc_meta__event_formats(const char *tracefs, const char *const *events, struct strbuf *sb)
+{
+	char path[512], buf[4096];
+
+	for (; tracefs && tracefs[0] && *events; events++) {
+		FILE *f;
+		size_t n;
+
+		snprintf(path, sizeof(path), "%s/events/%s/format", tracefs, *events);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		strbuf_addf(sb, "event: %s\n", *events);
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			strbuf_add(sb, buf, n);
+		fclose(f);
+	}
+}

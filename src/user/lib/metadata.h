@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What a trace carries so that it decodes on another machine: host and
+ * clock facts, the syscall table with argument names and types, and the
+ * tracefs formats of the events recorded (their flag tables included).
+ */
+#ifndef __GTSC_METADATA_H
+#define __GTSC_METADATA_H
+
+#include <stdbool.h>
+
+struct strbuf;
+
+/* key=value lines: hostname, kernel, arch, nr_cpus, page_size, clock, wall_offset_ns, start_ns. */
+void gtsc_meta__host(struct strbuf *sb);
+/*
+ * SYSCALLS chunk lines: nr, name, then type/name pairs, tab separated.  Names
+ * come from the table compiled from <asm/unistd.h>; argument names and types
+ * from TRACEFS's events/syscalls/sys_enter_NAME/format when it has them.
+ * Returns how many syscalls got their arguments from tracefs.
+ */
+int gtsc_meta__syscalls(const char *tracefs, struct strbuf *sb);
+/* Appends the verbatim format files of EVENTS ("kmem/kmalloc", ..., NULL). */
+void gtsc_meta__event_formats(const char *tracefs, const char *const *events, struct strbuf *sb);
+/* Name of syscall NR from the compiled-in table, NULL if unknown. */
+const char *gtsc_syscall_name(int nr);
+int gtsc_syscall_count(void);
+
+#endif

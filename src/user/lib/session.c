@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "session.h"
+#include "gtsc.skel.h" /* after session.h: it needs gtsc_shared.h */
+#include "strbuf.h"
+
+#define DEFAULT_RING_BYTES (8ULL << 20)
+#define TASK_RING_BYTES (1ULL << 20)
+#define GTSC_CAP_PERFMON 38
+#define GTSC_CAP_BPF 39
+
+struct gtsc_session {
+	struct gtsc_bpf *skel;
+	struct gtsc_features feat;
+	struct gtsc_channels chans;
+	struct gtsc_source_plan plan;
+	struct bpf_link *links[GTSC_MAX_SOURCES];
+	struct gtsc_sink *sink;
+	struct gtsc_session_opts opts;
+	struct gtsc_chan_counters *percpu; /* scratch: one map value for every CPU */
+	__u64 *last_dropped;		   /* [channel * nr_cpus + cpu] at the previous poll */
+	__u64 last_poll_ns;
+	int nr_cpus;
+};
+
+/* The class each default channel carries; index = enum gtsc_class. */
+static const char *const class_channel[GTSC_CLASS_MAX] = {
+	[GTSC_CLASS_TASK] = "task",
+	[GTSC_CLASS_SYSCALLS] = "syscalls",
+	[GTSC_CLASS_KMEM] = "kmem",
+};
+
+__attribute__((format(printf, 3, 4))) static void slog(const struct gtsc_session *s,
+						       enum gtsc_log_level lvl, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!s->opts.log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	s->opts.log(s->opts.log_ctx, lvl, msg);
+}
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* libbpf's OPTS_VALID: a larger struct from a newer caller must be zero past what we know. */
+static int opts_copy(struct gtsc_session_opts *dst, const struct gtsc_session_opts *src)
+{
+	size_t known = sizeof(*dst);
+
+	memset(dst, 0, sizeof(*dst));
+	if (!src)
+		return 0;
+	if (src->sz < sizeof(size_t))
+		return -EINVAL;
+	for (size_t i = known; i < src->sz; i++)
+		if (((const char *)src)[i])
+			return -EINVAL;
+	memcpy(dst, src, src->sz < known ? src->sz : known);
+	dst->sz = known;
+	return 0;
+}
+
+static bool may_record(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+	__u64 eff;
+
+	if (syscall(SYS_capget, &h, d))
+		return geteuid() == 0;
+	eff = d[0].effective | (__u64)d[1].effective << 32;
+	if (eff & (1ULL << CAP_SYS_ADMIN))
+		return true;
+	return (eff & (1ULL << GTSC_CAP_PERFMON)) && (eff & (1ULL << GTSC_CAP_BPF));
+}
+
+static int setup_channels(struct gtsc_session *s)
+{
+	const struct gtsc_session_opts *o = &s->opts;
+	__u64 ring = o->ring_bytes ? o->ring_bytes : DEFAULT_RING_BYTES;
+	struct gtsc_channel_spec def[GTSC_CLASS_MAX] = {
+		{ .name = "task", .global = true, .ring_bytes = TASK_RING_BYTES },
+		{ .name = "syscalls", .ring_bytes = ring },
+		{ .name = "kmem", .ring_bytes = ring },
+	};
+	int err;
+
+	for (int i = 0; i < GTSC_CLASS_MAX; i++)
+		gtsc_channels__add(&s->chans, &def[i]);
+	for (size_t i = 0; i < o->nr_channels; i++) {
+		if (gtsc_channels__find(&s->chans, o->channels[i].name) < 0) {
+			slog(s, GTSC_LOG_WARN,
+			     "channel '%s' carries no events: the channels are task, syscalls and kmem",
+			     o->channels[i].name);
+			return -EINVAL;
+		}
+		err = gtsc_channels__add(&s->chans, &o->channels[i]);
+		if (err < 0)
+			return err;
+	}
+	gtsc_channels__layout(&s->chans, s->nr_cpus);
+	return 0;
+}
+
+static void setup_routes(struct gtsc_session *s)
+{
+	struct gtsc_bpf__rodata *ro = s->skel->rodata;
+
+	for (int c = 0; c < GTSC_CLASS_MAX; c++) {
+		const struct gtsc_channel *ch =
+			&s->chans.ch[gtsc_channels__find(&s->chans, class_channel[c])];
+		struct gtsc_class_route *r = (struct gtsc_class_route *)&ro->gtsc_routes[c];
+
+		r->channel = ch->id;
+		r->ring_base = ch->ring_base;
+		r->percpu = !ch->spec.global;
+		/* Half full: the consumer has the other half to catch up. */
+		r->wake_bytes = ch->spec.ring_bytes / 2;
+	}
+	ro->gtsc_self_tgid = getpid();
+	ro->gtsc_filter_pids = !s->opts.system_wide;
+	bpf_map__set_max_entries(s->skel->maps.gtsc_rings, s->chans.nr_rings);
+}
+
+static int check_plan(struct gtsc_session *s)
+{
+	int missing = 0;
+
+	for (int i = 0; i < s->plan.n; i++) {
+		const struct gtsc_source_choice *c = &s->plan.src[i];
+
+		if (!c->wanted)
+			continue;
+		if (!c->prog) {
+			slog(s, GTSC_LOG_WARN, "%s cannot be recorded on this kernel: %s", c->name,
+			     c->why);
+			missing++;
+		} else if (c->why[0]) {
+			slog(s, GTSC_LOG_INFO, "%s: using the %s fallback (%s)", c->name, c->how,
+			     c->why);
+		}
+	}
+	if (missing && !s->opts.allow_missing) {
+		slog(s, GTSC_LOG_WARN, "%d event source%s missing; --allow-missing records the rest",
+		     missing, missing > 1 ? "s are" : " is");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int session_load(struct gtsc_session *s)
+{
+	int err;
+
+	s->skel = gtsc_bpf__open();
+	if (!s->skel) {
+		err = -errno;
+		slog(s, GTSC_LOG_WARN, "opening the BPF object failed: %s", strerror(-err));
+		return err;
+	}
+	err = setup_channels(s);
+	if (err)
+		return err;
+	setup_routes(s);
+	gtsc_sources__plan(&s->plan, s->skel->obj, &s->feat, s->opts.sources | GTSC_SRC_TASK);
+	err = check_plan(s);
+	if (err)
+		return err;
+	err = gtsc_bpf__load(s->skel);
+	if (err) {
+		slog(s, GTSC_LOG_WARN,
+		     "the kernel refused the BPF programs (%s); run with -v for the verifier log",
+		     strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static int session_alloc_counters(struct gtsc_session *s)
+{
+	s->percpu = calloc(s->nr_cpus, sizeof(*s->percpu));
+	s->last_dropped = calloc((size_t)GTSC_MAX_CHANNELS * s->nr_cpus, sizeof(__u64));
+	return s->percpu && s->last_dropped ? 0 : -ENOMEM;
+}
+
+struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
+					struct gtsc_sink *sink)
+{
+	struct gtsc_session *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s)
+		return errno = ENOMEM, NULL;
+	err = opts_copy(&s->opts, opts);
+	if (err)
+		goto fail;
+	s->sink = sink;
+	if (!may_record()) {
+		slog(s, GTSC_LOG_WARN, "recording needs root, or CAP_BPF and CAP_PERFMON");
+		err = -EPERM;
+		goto fail;
+	}
+	gtsc_features__probe(&s->feat);
+	for (int f = GTSC_FEAT_BTF; f <= GTSC_FEAT_RINGBUF; f++) {
+		if (!s->feat.has[f]) {
+			slog(s, GTSC_LOG_WARN, "cannot record: %s", s->feat.why[f]);
+			err = -EOPNOTSUPP;
+			goto fail;
+		}
+	}
+	s->nr_cpus = libbpf_num_possible_cpus();
+	if (s->nr_cpus <= 0 || s->nr_cpus > GTSC_MAX_CPUS) {
+		err = s->nr_cpus <= 0 ? s->nr_cpus : -E2BIG;
+		goto fail;
+	}
+	err = session_alloc_counters(s);
+	if (err)
+		goto fail;
+	err = session_load(s);
+	if (err)
+		goto fail;
+	err = gtsc_channels__create(&s->chans, bpf_map__fd(s->skel->maps.gtsc_rings), sink);
+	if (err) {
+		slog(s, GTSC_LOG_WARN, "creating the ring buffers failed: %s (too large for memory?)",
+		     strerror(-err));
+		goto fail;
+	}
+	for (size_t i = 0; i < s->opts.nr_pids; i++) {
+		err = gtsc_session__track_pid(s, s->opts.pids[i]);
+		if (err)
+			goto fail;
+	}
+	s->opts.pids = NULL; /* the caller's array need not outlive open */
+	s->opts.channels = NULL;
+	return s;
+fail:
+	gtsc_session__destroy(s);
+	return errno = -err, NULL;
+}
+
+int gtsc_session__track_pid(struct gtsc_session *s, int pid)
+{
+	__u32 key = pid;
+	__u8 one = 1;
+
+	if (bpf_map__update_elem(s->skel->maps.gtsc_pids, &key, sizeof(key), &one, sizeof(one),
+				 BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int gtsc_session__attach(struct gtsc_session *s)
+{
+	for (int i = 0; i < s->plan.n; i++) {
+		const struct gtsc_source_choice *c = &s->plan.src[i];
+		struct bpf_program *p;
+		int err;
+
+		if (!c->prog)
+			continue;
+		p = bpf_object__find_program_by_name(s->skel->obj, c->prog);
+		s->links[i] = bpf_program__attach(p);
+		if (!s->links[i]) {
+			err = -errno;
+			slog(s, GTSC_LOG_WARN, "attaching %s (%s) failed: %s", c->name, c->how,
+			     strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int gtsc_session__start(struct gtsc_session *s)
+{
+	s->last_poll_ns = now_ns();
+	__atomic_store_n(&s->skel->bss->gtsc_on, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int gtsc_session__stop(struct gtsc_session *s)
+{
+	__atomic_store_n(&s->skel->bss->gtsc_on, 0, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int read_counters(struct gtsc_session *s, __u32 chan)
+{
+	return bpf_map__lookup_elem(s->skel->maps.gtsc_counters, &chan, sizeof(chan), s->percpu,
+				    sizeof(*s->percpu) * s->nr_cpus, 0)
+		       ? -errno
+		       : 0;
+}
+
+/* Drops become records too, so a report can say when and where they happened. */
+static int emit_drops(struct gtsc_session *s, __u64 now)
+{
+	for (int ch = 0; ch < s->chans.n; ch++) {
+		int err = read_counters(s, ch);
+
+		if (err)
+			return err;
+		for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+			__u64 *last = &s->last_dropped[ch * s->nr_cpus + cpu];
+			struct gtsc_rec_drops r = {
+				.hdr = { .type = GTSC_REC_DROPS, .size = sizeof(r), .cpu = cpu,
+					 .ts_ns = now },
+				.since_ns = s->last_poll_ns,
+				.channel = ch,
+			};
+
+			if (s->percpu[cpu].dropped == *last)
+				continue;
+			r.count = s->percpu[cpu].dropped - *last;
+			*last = s->percpu[cpu].dropped;
+			err = s->sink->record(s->sink, &r.hdr);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int gtsc_session__poll(struct gtsc_session *s, int timeout_ms)
+{
+	int n = gtsc_channels__drain(&s->chans, timeout_ms);
+	__u64 now = now_ns();
+	int err;
+
+	if (n < 0)
+		return n;
+	err = emit_drops(s, now);
+	if (err)
+		return err;
+	s->last_poll_ns = now;
+	err = s->sink->round_end(s->sink);
+	return err ? err : n;
+}
+
+static bool all_consumed(struct gtsc_session *s)
+{
+	for (int ch = 0; ch < s->chans.n; ch++) {
+		__u64 written = 0;
+
+		if (read_counters(s, ch))
+			return true;
+		for (int cpu = 0; cpu < s->nr_cpus; cpu++)
+			written += s->percpu[cpu].written;
+		if (gtsc_channels__consumed(&s->chans, ch) < written)
+			return false;
+	}
+	return true;
+}
+
+int gtsc_session__flush(struct gtsc_session *s, int timeout_ms)
+{
+	__u64 deadline = now_ns() + (__u64)timeout_ms * 1000000;
+	int err;
+
+	do {
+		err = gtsc_session__poll(s, 0);
+		if (err < 0)
+			return err;
+		if (all_consumed(s))
+			return 0;
+		usleep(1000);
+	} while (now_ns() < deadline);
+	slog(s, GTSC_LOG_WARN, "some records were still in flight when recording ended");
+	return -ETIMEDOUT;
+}
+
+int gtsc_session__stats(struct gtsc_session *s, struct gtsc_session_stat *out, size_t max)
+{
+	size_t n = 0;
+
+	for (int ch = 0; ch < s->chans.n; ch++) {
+		int err = read_counters(s, ch);
+
+		if (err)
+			return err;
+		for (int cpu = 0; cpu < s->nr_cpus && n < max; cpu++)
+			out[n++] = (struct gtsc_session_stat){ .channel = ch, .cpu = cpu,
+							       .written = s->percpu[cpu].written,
+							       .dropped = s->percpu[cpu].dropped };
+	}
+	return n;
+}
+
+__u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
+{
+	__u64 total = 0;
+
+	for (int i = 0; i < s->plan.n; i++) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		struct bpf_program *p;
+
+		if (!s->links[i])
+			continue;
+		p = bpf_object__find_program_by_name(s->skel->obj, s->plan.src[i].prog);
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			continue;
+		total += info.recursion_misses;
+		if (lines)
+			strbuf_addf(lines, "prog\t%s\t%llu\n", s->plan.src[i].name,
+				    (unsigned long long)info.recursion_misses);
+	}
+	return total;
+}
+
+__u64 gtsc_session__consumed(const struct gtsc_session *s)
+{
+	__u64 sum = 0;
+
+	for (int ch = 0; ch < s->chans.n; ch++)
+		sum += gtsc_channels__consumed(&s->chans, ch);
+	return sum;
+}
+
+const struct gtsc_features *gtsc_session__features(const struct gtsc_session *s)
+{
+	return &s->feat;
+}
+
+const struct gtsc_channels *gtsc_session__channels(const struct gtsc_session *s)
+{
+	return &s->chans;
+}
+
+const struct gtsc_source_plan *gtsc_session__plan(const struct gtsc_session *s)
+{
+	return &s->plan;
+}
+
+void gtsc_session__destroy(struct gtsc_session *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < GTSC_MAX_SOURCES; i++)
+		bpf_link__destroy(s->links[i]);
+	gtsc_channels__free(&s->chans);
+	gtsc_bpf__destroy(s->skel);
+	gtsc_features__free(&s->feat);
+	free(s->percpu);
+	free(s->last_dropped);
+	free(s);
+}

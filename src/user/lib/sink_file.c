@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ksyms.h"
+#include "sink_file.h"
+#include "strbuf.h"
+
+/* Open-addressing set of call sites; 0 is the empty slot (and no call site). */
+struct addr_set {
+	__u64 *slot;
+	size_t cap, n;
+};
+
+struct gtsc_file_sink {
+	struct gtsc_sink base;
+	struct gtsc_writer *w;
+	struct addr_set sites;
+	__u64 bytes;
+};
+
+static size_t addr_hash(__u64 a, size_t cap)
+{
+	return (size_t)((a * 0x9e3779b97f4a7c15ULL) >> 17) & (cap - 1);
+}
+
+static int addr_set_grow(struct addr_set *s)
+{
+	size_t cap = s->cap ? s->cap * 2 : 1024;
+	__u64 *slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->cap; i++) {
+		size_t h;
+
+		if (!s->slot[i])
+			continue;
+		for (h = addr_hash(s->slot[i], cap); slot[h]; h = (h + 1) & (cap - 1))
+			;
+		slot[h] = s->slot[i];
+	}
+	free(s->slot);
+	s->slot = slot;
+	s->cap = cap;
+	return 0;
+}
+
+static int addr_set_add(struct addr_set *s, __u64 a)
+{
+	size_t h;
+
+	if (!a)
+		return 0;
+	if ((s->n + 1) * 2 > s->cap && addr_set_grow(s))
+		return -ENOMEM;
+	for (h = addr_hash(a, s->cap); s->slot[h]; h = (h + 1) & (s->cap - 1))
+		if (s->slot[h] == a)
+			return 0;
+	s->slot[h] = a;
+	s->n++;
+	return 0;
+}
+
+static int file_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
+{
+	struct gtsc_file_sink *fs = container_of(sink, struct gtsc_file_sink, base);
+	int err;
+
+	if (rec->type == GTSC_REC_KMEM_ALLOC || rec->type == GTSC_REC_KMEM_FREE) {
+		/* call_site is the first field after the header in both. */
+		const struct gtsc_rec_kmem_free *k = (const void *)rec;
+
+		err = addr_set_add(&fs->sites, k->call_site);
+		if (err)
+			return err;
+	}
+	return gtsc_writer__add_record(fs->w, rec);
+}
+
+static int file_round_end(struct gtsc_sink *sink)
+{
+	struct gtsc_file_sink *fs = container_of(sink, struct gtsc_file_sink, base);
+
+	return gtsc_writer__end_round(fs->w);
+}
+
+struct gtsc_file_sink *gtsc_file_sink__create(const char *path,
+					      const struct gtsc_writer_opts *opts)
+{
+	struct gtsc_file_sink *fs = calloc(1, sizeof(*fs));
+
+	if (!fs)
+		return errno = ENOMEM, NULL;
+	fs->base.record = file_record;
+	fs->base.round_end = file_round_end;
+	fs->w = gtsc_writer__create(path, opts);
+	if (!fs->w) {
+		int err = errno;
+
+		free(fs);
+		return errno = err, NULL;
+	}
+	return fs;
+}
+
+struct gtsc_sink *gtsc_file_sink__sink(struct gtsc_file_sink *fs)
+{
+	return &fs->base;
+}
+
+int gtsc_file_sink__add_chunk(struct gtsc_file_sink *fs, enum gtsc_chunk_type type,
+			      const struct strbuf *text)
+{
+	if (strbuf_err(text))
+		return -ENOMEM;
+	return gtsc_writer__add_chunk(fs->w, type, text->buf ? text->buf : "", text->len);
+}
+
+__u64 gtsc_file_sink__bytes(const struct gtsc_file_sink *fs)
+{
+	return fs->w ? gtsc_writer__bytes(fs->w) : fs->bytes;
+}
+
+static void file_sink_free(struct gtsc_file_sink *fs)
+{
+	free(fs->sites.slot);
+	free(fs);
+}
+
+int gtsc_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trailer)
+{
+	struct strbuf syms = {};
+	__u64 *addrs = malloc(fs->sites.n * sizeof(*addrs) + 1);
+	size_t n = 0;
+	int err, err2;
+
+	err = addrs ? 0 : -ENOMEM;
+	for (size_t i = 0; addrs && i < fs->sites.cap; i++)
+		if (fs->sites.slot[i])
+			addrs[n++] = fs->sites.slot[i];
+	/* Without kallsyms the trace still decodes, with hex call sites. */
+	if (!err && gtsc_ksyms__resolve(NULL, addrs, n, &syms) == 0)
+		err = gtsc_file_sink__add_chunk(fs, GTSC_CHUNK_KSYMS, &syms);
+	if (!err)
+		err = gtsc_writer__end_round(fs->w);
+	if (!err)
+		err = gtsc_file_sink__add_chunk(fs, GTSC_CHUNK_TRAILER, trailer);
+	fs->bytes = gtsc_writer__bytes(fs->w);
+	err2 = gtsc_writer__close(fs->w);
+	fs->w = NULL;
+	strbuf_free(&syms);
+	free(addrs);
+	file_sink_free(fs);
+	return err ? err : err2;
+}
+
+void gtsc_file_sink__abort(struct gtsc_file_sink *fs)
+{
+	if (!fs)
+		return;
+	gtsc_writer__close(fs->w);
+	file_sink_free(fs);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The trace-file sink: records into DATA chunks, one round per drain; it
+ * remembers the call sites it wrote so that finishing the file can save
+ * just the kernel symbols that name them.
+ */
+#ifndef __GTSC_SINK_FILE_H
+#define __GTSC_SINK_FILE_H
+
+#include "sink.h"
+#include "trace_writer.h"
+
+struct gtsc_file_sink;
+struct strbuf;
+
+struct gtsc_file_sink *gtsc_file_sink__create(const char *path,
+					      const struct gtsc_writer_opts *opts);
+struct gtsc_sink *gtsc_file_sink__sink(struct gtsc_file_sink *fs);
+int gtsc_file_sink__add_chunk(struct gtsc_file_sink *fs, enum gtsc_chunk_type type,
+			      const struct strbuf *text);
+/* Writes KSYMS for the call sites seen and TRAILER, then closes. Frees FS. */
+int gtsc_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trailer);
+__u64 gtsc_file_sink__bytes(const struct gtsc_file_sink *fs);
+/* Closes without a trailer (error paths). Frees FS. */
+void gtsc_file_sink__abort(struct gtsc_file_sink *fs);
+
+#endif

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "feature_probe.h"
+#include "sources.h"
+#include "strbuf.h"
+
+struct source_def {
+	const char *name;
+	unsigned int mask;
+	/* Preferred: tp_btf program, its tracepoint and prototype (features.h spec). */
+	const char *btf_prog, *btf_tp, *btf_spec;
+	/* Fallback: classic tracepoint fb_cat/fb_tp, or raw_tp when fb_cat is NULL. */
+	const char *fb_prog, *fb_cat, *fb_tp;
+};
+
+/*
+ * Prototypes as of 6.1..6.18.  kmem_cache_alloc/free took sizes and a name
+ * before 6.1 (11e9734bcb6a and 2c1d697fb8ba changed them to pass the cache):
+ * older kernels fail the prototype check and use the classic tracepoint.
+ */
+static const struct source_def defs[] = {
+	{ "task:fork", GTSC_SRC_TASK, "gtsc_task_fork", "sched_process_fork",
+	  "P:task_struct,P:task_struct" },
+	{ "task:exec", GTSC_SRC_TASK, "gtsc_task_exec", "sched_process_exec", "P:task_struct" },
+	{ "task:exit", GTSC_SRC_TASK, "gtsc_task_exit", "sched_process_exit", "P:task_struct" },
+	{ "syscalls:sys_enter", GTSC_SRC_SYSCALLS, "gtsc_sys_enter_btf", "sys_enter",
+	  "P:pt_regs,i", "gtsc_sys_enter_raw" },
+	{ "syscalls:sys_exit", GTSC_SRC_SYSCALLS, "gtsc_sys_exit_btf", "sys_exit", "P:pt_regs,i",
+	  "gtsc_sys_exit_raw" },
+	{ "kmem:kmalloc", GTSC_SRC_KMEM, "gtsc_kmalloc_btf", "kmalloc", "i,p,i,i,i,i",
+	  "gtsc_kmalloc_tp", "kmem", "kmalloc" },
+	{ "kmem:kfree", GTSC_SRC_KMEM, "gtsc_kfree_btf", "kfree", "i,p", "gtsc_kfree_tp", "kmem",
+	  "kfree" },
+	{ "kmem:kmem_cache_alloc", GTSC_SRC_KMEM, "gtsc_cache_alloc_btf", "kmem_cache_alloc",
+	  "i,p,P:kmem_cache,i,i", "gtsc_cache_alloc_tp", "kmem", "kmem_cache_alloc" },
+	{ "kmem:kmem_cache_free", GTSC_SRC_KMEM, "gtsc_cache_free_btf", "kmem_cache_free",
+	  "i,p,P:kmem_cache", "gtsc_cache_free_tp", "kmem", "kmem_cache_free" },
+	{ "kmem:mm_page_alloc", GTSC_SRC_KMEM, "gtsc_page_alloc_btf", "mm_page_alloc", "P:page,i,i,i",
+	  "gtsc_page_alloc_tp", "kmem", "mm_page_alloc" },
+	{ "kmem:mm_page_free", GTSC_SRC_KMEM, "gtsc_page_free_btf", "mm_page_free", "P:page,i",
+	  "gtsc_page_free_tp", "kmem", "mm_page_free" },
+};
+
+_Static_assert(sizeof(defs) / sizeof(defs[0]) <= GTSC_MAX_SOURCES, "raise GTSC_MAX_SOURCES");
+
+int gtsc_sources__parse(const char *list, unsigned int *mask, char *bad, size_t bad_sz)
+{
+	static const struct {
+		const char *name;
+		unsigned int mask;
+	} names[] = { { "syscalls", GTSC_SRC_SYSCALLS }, { "kmem", GTSC_SRC_KMEM },
+		      { "all", GTSC_SRC_ALL } };
+	const char *p = list;
+
+	*mask = GTSC_SRC_TASK;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len && !strncmp(names[i].name, p, len))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			snprintf(bad, bad_sz, "%.*s", (int)len, p);
+			return -EINVAL;
+		}
+		*mask |= names[i].mask;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+static void set_autoload(struct bpf_object *obj, const char *prog, bool on)
+{
+	struct bpf_program *p = prog ? bpf_object__find_program_by_name(obj, prog) : NULL;
+
+	if (p)
+		bpf_program__set_autoload(p, on);
+}
+
+static void plan_one(struct gtsc_source_choice *c, const struct source_def *d,
+		     const struct gtsc_features *f)
+{
+	char why[128] = "";
+
+	if (d->btf_prog && gtsc_features__tp_btf_matches(f, d->btf_tp, d->btf_spec, why,
+							 sizeof(why))) {
+		c->prog = d->btf_prog;
+		c->how = "tp_btf";
+		return;
+	}
+	if (d->fb_prog && !d->fb_cat) {
+		c->prog = d->fb_prog;
+		c->how = "raw_tp";
+	} else if (d->fb_prog && gtsc_features__tracepoint_exists(f, d->fb_cat, d->fb_tp)) {
+		c->prog = d->fb_prog;
+		c->how = "tracepoint";
+	} else if (d->fb_prog && !f->has[GTSC_FEAT_TRACEFS]) {
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s", why[0] ? "; " : "",
+			 f->why[GTSC_FEAT_TRACEFS]);
+	} else if (d->fb_prog) {
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 "%sthe kernel has no tracepoint %s:%s", why[0] ? "; " : "", d->fb_cat,
+			 d->fb_tp);
+	}
+	snprintf(c->why, sizeof(c->why), "%s", why);
+}
+
+int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
+		       const struct gtsc_features *f, unsigned int mask)
+{
+	memset(plan, 0, sizeof(*plan));
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
+		const struct source_def *d = &defs[i];
+		struct gtsc_source_choice *c = &plan->src[plan->n++];
+
+		c->name = d->name;
+		c->wanted = mask & d->mask;
+		if (c->wanted)
+			plan_one(c, d, f);
+		set_autoload(obj, d->btf_prog, c->prog && c->prog == d->btf_prog);
+		set_autoload(obj, d->fb_prog, c->prog && c->prog == d->fb_prog);
+	}
+	return 0;
+}
+
+void gtsc_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb)
+{
+	for (int i = 0; i < plan->n; i++) {
+		const struct gtsc_source_choice *c = &plan->src[i];
+
+		if (!c->wanted)
+			continue;
+		if (c->prog)
+			strbuf_addf(sb, "%s=%s\n", c->name, c->how);
+		else
+			strbuf_addf(sb, "%s=off (%s)\n", c->name, c->why);
+	}
+}

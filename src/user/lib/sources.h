@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The event sources and, for each, the program variants that can record it:
+ * tp_btf first, then a raw_tp or classic tracepoint fallback.  Picking one
+ * per source from the feature table, before load, is how a kernel's
+ * differences turn into programs switched on or off.
+ */
+#ifndef __GTSC_SOURCES_H
+#define __GTSC_SOURCES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct bpf_object;
+struct gtsc_features;
+struct strbuf;
+
+enum gtsc_source_mask {
+	GTSC_SRC_TASK = 1 << 0, /* always on: follows forks, names pids */
+	GTSC_SRC_SYSCALLS = 1 << 1,
+	GTSC_SRC_KMEM = 1 << 2,
+	GTSC_SRC_ALL = GTSC_SRC_TASK | GTSC_SRC_SYSCALLS | GTSC_SRC_KMEM,
+};
+
+#define GTSC_MAX_SOURCES 16
+
+struct gtsc_source_choice {
+	const char *name;    /* "kmem:kmalloc" */
+	const char *prog;    /* program chosen, NULL when not recorded */
+	const char *how;     /* "tp_btf", "raw_tp", "tracepoint" */
+	char why[160];	     /* why the preferred variant or the source was left out */
+	bool wanted;	     /* in the session's source mask */
+};
+
+struct gtsc_source_plan {
+	struct gtsc_source_choice src[GTSC_MAX_SOURCES];
+	int n;
+};
+
+/* Parses "kmem,syscalls" into a mask (task is always added); -EINVAL and the unknown name in BAD. */
+int gtsc_sources__parse(const char *list, unsigned int *mask, char *bad, size_t bad_sz);
+/* Chooses a program per wanted source and sets autoload on OBJ accordingly. */
+int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
+		       const struct gtsc_features *f, unsigned int mask);
+/* "name=how" lines, and "name=off (why)" for wanted sources left out. */
+void gtsc_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Reads a .gtsc file: validates it, exposes metadata, yields records in time order. */
+#ifndef __GTSC_TRACE_READER_H
+#define __GTSC_TRACE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gtsc/file.h"
+#include "gtsc/records.h"
+
+struct gtsc_reader;
+
+struct gtsc_reader_opts {
+	size_t sz;
+	bool unordered; /* yield records in file order instead of merging by timestamp */
+	char *errbuf;	/* one sentence on failure of open or next */
+	size_t errbuf_sz;
+};
+#define gtsc_reader_opts__last_field errbuf_sz
+
+struct gtsc_channel_info {
+	__u32 id;
+	char name[32];
+	bool percpu;
+	__u32 nr_rings;
+	__u64 ring_bytes;
+	char mode[16]; /* "discard" */
+};
+
+struct gtsc_chan_stat {
+	__u32 channel;
+	__u32 cpu;
+	__u64 written;
+	__u64 dropped;
+};
+
+struct gtsc_syscall_info {
+	int nr;
+	char name[64];
+	int nr_args;
+	char arg_type[6][48];
+	char arg_name[6][32];
+};
+
+/*
+ * Opens PATH and checks header and chunk framing.  A file cut short or with
+ * a corrupt chunk opens (gtsc_reader__truncated() says so, and the records
+ * before it are readable); a file that is not a trace, a future major
+ * version, a foreign byte order or an unreadable header fail: NULL + errno,
+ * and a sentence in opts->errbuf.
+ */
+struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader_opts *opts);
+void gtsc_reader__close(struct gtsc_reader *r);
+
+/* A META key's value, NULL if absent. */
+const char *gtsc_reader__meta(const struct gtsc_reader *r, const char *key);
+/* A FEATURES key's value, NULL if absent. */
+const char *gtsc_reader__feature(const struct gtsc_reader *r, const char *key);
+/* Raw bytes of all chunks of TYPE, concatenated in file order (NULL, *len = 0 if none). */
+const char *gtsc_reader__chunk_text(const struct gtsc_reader *r, enum gtsc_chunk_type type,
+				    size_t *len);
+const struct gtsc_channel_info *gtsc_reader__channels(const struct gtsc_reader *r, size_t *n);
+/* Per channel per CPU counts from the trailer; NULL if there is no trailer. */
+const struct gtsc_chan_stat *gtsc_reader__stats(const struct gtsc_reader *r, size_t *n);
+/* A trailer "prog" line's recursion misses summed over programs; 0 if none. */
+__u64 gtsc_reader__prog_misses(const struct gtsc_reader *r);
+/* Syscall table entry by number, NULL if unknown. */
+const struct gtsc_syscall_info *gtsc_reader__syscall(const struct gtsc_reader *r, int nr);
+/* Symbol containing ADDR from the KSYMS chunk; *off gets the offset. NULL if none. */
+const char *gtsc_reader__ksym(const struct gtsc_reader *r, __u64 addr, __u64 *off);
+
+/* True if the file ends before its trailer (recorder killed) or a chunk is damaged. */
+bool gtsc_reader__truncated(const struct gtsc_reader *r);
+/* One sentence on why the file is truncated or damaged ("" if it is not). */
+const char *gtsc_reader__damage(const struct gtsc_reader *r);
+
+/*
+ * Next record: 1 and *rec set (valid until the next call), 0 at the end,
+ * -errno on an I/O error.  Records of an unknown type are yielded too (the
+ * caller skips them by hdr.size); a record shorter than its type's minimum
+ * size or crossing its chunk ends that chunk and marks the file damaged.
+ */
+int gtsc_reader__next(struct gtsc_reader *r, const struct gtsc_rec_hdr **rec);
+/* Records yielded so far. */
+__u64 gtsc_reader__count(const struct gtsc_reader *r);
+
+#endif

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Helpers shared by the .gtsc writer and reader; not part of any API. */
+#ifndef __GTSC_TRACE_UTIL_H
+#define __GTSC_TRACE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <zlib.h>
+#include "gtsc/file.h"
+#include "gtsc/records.h"
+
+#ifndef offsetofend
+#define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
+#endif
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TRACE_HOST_BYTE_ORDER GTSC_LITTLE_ENDIAN
+#else
+#define TRACE_HOST_BYTE_ORDER GTSC_BIG_ENDIAN
+#endif
+
+/* A record type's smallest valid size; 0 for types this build does not know. */
+static const __u16 trace_rec_min_sizes[GTSC_REC_TYPE_MAX] = GTSC_REC_MIN_SIZES;
+
+/*
+ * libbpf's opts rules, so that a caller built against an older or newer
+ * header keeps working: sz says how much of the struct the caller knows,
+ * fields past it take defaults, and bytes we do not know must be zero (a
+ * caller setting an option we cannot honour must hear about it).
+ */
+static inline bool trace_opts_valid(const void *opts, size_t known_sz)
+{
+	const unsigned char *p = opts;
+	size_t sz;
+
+	if (!opts)
+		return true;
+	sz = *(const size_t *)opts;
+	if (sz < sizeof(size_t))
+		return false;
+	for (size_t i = known_sz; i < sz; i++) {
+		if (p[i])
+			return false;
+	}
+	return true;
+}
+
+#define TRACE_OPTS_VALID(opts, type)                                                               \
+	trace_opts_valid(opts, offsetofend(struct type, type##__last_field))
+#define TRACE_OPTS_HAS(opts, field) ((opts) && (opts)->sz >= offsetofend(typeof(*(opts)), field))
+#define TRACE_OPTS_GET(opts, field, fallback)                                                      \
+	(TRACE_OPTS_HAS(opts, field) ? (opts)->field : (fallback))
+
+static inline __u32 trace_file_hdr_crc(const struct gtsc_file_hdr *h)
+{
+	return crc32(0L, (const Bytef *)h, offsetof(struct gtsc_file_hdr, crc));
+}
+
+/* LEN is at most GTSC_CHUNK_MAX_LEN, so it fits zlib's uInt. */
+static inline __u32 trace_chunk_crc(const struct gtsc_chunk_hdr *h, const void *data, size_t len)
+{
+	struct gtsc_chunk_hdr tmp = *h;
+	uLong crc;
+
+	tmp.crc = 0;
+	crc = crc32(0L, (const Bytef *)&tmp, sizeof(tmp));
+	/* crc32() with a NULL buffer returns the seed value 0, not CRC */
+	if (len)
+		crc = crc32(crc, (const Bytef *)data, (uInt)len);
+	return (__u32)crc;
+}
+
+#endif

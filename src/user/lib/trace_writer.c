@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * .gtsc writer (file.h).  It runs on the recorder's drain thread, so a
+ * record costs one bounds check and one memcpy into a preallocated buffer;
+ * everything else happens once per chunk: one deflate into a second
+ * preallocated buffer and one writev(2) of header and payload.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "trace_writer.h"
+#include "trace_util.h"
+
+#define DEFAULT_CHUNK_SIZE (1u << 20)
+#define DEFAULT_ZLIB_LEVEL 1
+/* A record can be this long (hdr.size is a __u16) whatever chunk_size is. */
+#define MAX_REC_SIZE 0xffffu
+
+struct gtsc_writer {
+	int fd;
+	/* First write error; sticky because the file no longer ends on a chunk. */
+	int err;
+	int zlib_level;
+	bool zs_ready;
+	/* Records since the last ROUND_END chunk: a round to close. */
+	bool round_open;
+	__u32 seq;
+	size_t chunk_size;
+	size_t cap; /* bytes buf and zbuf hold */
+	size_t len; /* record bytes in buf */
+	char *buf;
+	char *zbuf;
+	z_stream zs;
+	__u64 bytes;
+	__u64 records;
+};
+
+static int write_iov(struct gtsc_writer *w, struct iovec *iov, int n)
+{
+	while (n > 0) {
+		ssize_t ret = writev(w->fd, iov, n);
+
+		if (ret < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (ret == 0)
+			return -EIO;
+		w->bytes += ret;
+		/* short write: skip what went out, resume inside the iovec it ended in */
+		while (n > 0 && (size_t)ret >= iov->iov_len) {
+			ret -= iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + ret;
+			iov->iov_len -= ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Deflates IN into OUT, which holds in_len - 1 bytes: a stream that does not
+ * fit did not shrink the data, and the chunk is better stored raw.  Returns
+ * the compressed length, or 0 to store raw.
+ */
+static size_t compress_chunk(struct gtsc_writer *w, const void *in, size_t in_len, void *out)
+{
+	int ret;
+
+	if (!w->zs_ready || in_len < 2)
+		return 0;
+	if (deflateReset(&w->zs) != Z_OK)
+		return 0;
+	w->zs.next_in = (Bytef *)in;
+	w->zs.avail_in = (uInt)in_len;
+	w->zs.next_out = out;
+	w->zs.avail_out = (uInt)(in_len - 1);
+	ret = deflate(&w->zs, Z_FINISH);
+	if (ret != Z_STREAM_END)
+		return 0;
+	return in_len - 1 - w->zs.avail_out;
+}
+
+/* ZOUT has room for raw_len - 1 bytes, or is NULL not to compress. */
+static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void *raw, size_t raw_len,
+		     void *zout)
+{
+	struct gtsc_chunk_hdr h = {
+		.magic = GTSC_CHUNK_MAGIC,
+		.type = type,
+		.flags = flags,
+		.len = (__u32)raw_len,
+		.raw_len = (__u32)raw_len,
+		.seq = w->seq,
+	};
+	const void *payload = raw;
+	size_t zlen = zout ? compress_chunk(w, raw, raw_len, zout) : 0;
+	struct iovec iov[2];
+	int err;
+
+	if (zlen) {
+		payload = zout;
+		h.len = (__u32)zlen;
+		h.flags |= GTSC_CHUNK_ZLIB;
+	}
+	h.crc = trace_chunk_crc(&h, payload, h.len);
+	iov[0] = (struct iovec){ .iov_base = &h, .iov_len = sizeof(h) };
+	iov[1] = (struct iovec){ .iov_base = (void *)payload, .iov_len = h.len };
+	err = write_iov(w, iov, 2);
+	if (err) {
+		w->err = err;
+		return err;
+	}
+	w->seq++;
+	return 0;
+}
+
+static int flush_data(struct gtsc_writer *w, __u16 flags)
+{
+	int err;
+
+	err = put_chunk(w, GTSC_CHUNK_DATA, flags, w->buf, w->len, w->zbuf);
+	if (err)
+		return err;
+	w->len = 0;
+	if (flags & GTSC_CHUNK_ROUND_END)
+		w->round_open = false;
+	return 0;
+}
+
+int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *rec)
+{
+	size_t size = rec->size;
+	int err;
+
+	if (w->err)
+		return w->err;
+	/* the reader would call such a record damage: refuse to write it */
+	if (size < sizeof(*rec) ||
+	    (rec->type < GTSC_REC_TYPE_MAX && size < trace_rec_min_sizes[rec->type]))
+		return -EINVAL;
+	if (w->len + size > w->chunk_size && w->len) {
+		err = flush_data(w, 0);
+		if (err)
+			return err;
+	}
+	memcpy(w->buf + w->len, rec, size);
+	w->len += size;
+	w->records++;
+	w->round_open = true;
+	return 0;
+}
+
+/*
+ * A round closed by an empty chunk (its records went out in full chunks)
+ * still gets its ROUND_END, so the reader's merge window stays one round.
+ */
+int gtsc_writer__end_round(struct gtsc_writer *w)
+{
+	if (w->err)
+		return w->err;
+	if (!w->round_open)
+		return 0;
+	return flush_data(w, GTSC_CHUNK_ROUND_END);
+}
+
+int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,
+			   size_t len)
+{
+	void *zout = NULL;
+	int err;
+
+	if (w->err)
+		return w->err;
+	if ((int)type <= 0 || type > 0xffff || type == GTSC_CHUNK_DATA || (len && !data))
+		return -EINVAL;
+	if (len > GTSC_CHUNK_MAX_LEN)
+		return -E2BIG;
+	/* records buffered so far precede this chunk in the file, as they came */
+	if (w->len) {
+		err = flush_data(w, 0);
+		if (err)
+			return err;
+	}
+	if (w->zs_ready && len > 1) {
+		/* metadata is rare and small: a chunk bigger than zbuf gets its own buffer */
+		zout = len - 1 <= w->cap ? w->zbuf : malloc(len - 1);
+		if (!zout)
+			return -ENOMEM;
+	}
+	err = put_chunk(w, type, 0, data, len, zout);
+	if (zout && zout != w->zbuf)
+		free(zout);
+	return err;
+}
+
+__u64 gtsc_writer__bytes(const struct gtsc_writer *w)
+{
+	return w->bytes;
+}
+
+__u64 gtsc_writer__records(const struct gtsc_writer *w)
+{
+	return w->records;
+}
+
+static int write_file_hdr(struct gtsc_writer *w)
+{
+	struct gtsc_file_hdr h = {
+		.version_major = GTSC_FILE_VERSION_MAJOR,
+		.version_minor = GTSC_FILE_VERSION_MINOR,
+		.rec_abi_major = GTSC_REC_ABI_MAJOR,
+		.rec_abi_minor = GTSC_REC_ABI_MINOR,
+		.byte_order = TRACE_HOST_BYTE_ORDER,
+		.ptr_size = sizeof(void *),
+		.hdr_size = sizeof(struct gtsc_file_hdr),
+	};
+	struct iovec iov = { .iov_base = &h, .iov_len = sizeof(h) };
+
+	memcpy(h.magic, GTSC_FILE_MAGIC, sizeof(h.magic));
+	h.crc = trace_file_hdr_crc(&h);
+	return write_iov(w, &iov, 1);
+}
+
+static void writer_free(struct gtsc_writer *w)
+{
+	if (w->zs_ready)
+		deflateEnd(&w->zs);
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->buf);
+	free(w->zbuf);
+	free(w);
+}
+
+static int writer_setup(struct gtsc_writer *w, const char *path)
+{
+	w->buf = malloc(w->cap);
+	if (!w->buf)
+		return -ENOMEM;
+	if (w->zlib_level > 0) {
+		w->zbuf = malloc(w->cap);
+		if (!w->zbuf)
+			return -ENOMEM;
+		if (deflateInit(&w->zs, w->zlib_level) != Z_OK)
+			return -ENOMEM;
+		w->zs_ready = true;
+	}
+	w->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	if (w->fd < 0)
+		return -errno;
+	/* open's mode only applies to a new file; a trace can hold secrets */
+	if (fchmod(w->fd, 0600))
+		return -errno;
+	return write_file_hdr(w);
+}
+
+struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts)
+{
+	struct gtsc_writer *w;
+	int level, err;
+	size_t chunk;
+
+	if (!path || !TRACE_OPTS_VALID(opts, gtsc_writer_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	level = TRACE_OPTS_GET(opts, zlib_level, DEFAULT_ZLIB_LEVEL);
+	chunk = TRACE_OPTS_GET(opts, chunk_size, 0) ?: DEFAULT_CHUNK_SIZE;
+	if (level < 0 || level > 9 || chunk > GTSC_CHUNK_MAX_LEN) {
+		errno = EINVAL;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->fd = -1;
+	w->zlib_level = level;
+	w->chunk_size = chunk;
+	w->cap = chunk > MAX_REC_SIZE ? chunk : MAX_REC_SIZE;
+	err = writer_setup(w, path);
+	if (err) {
+		writer_free(w);
+		errno = -err;
+		return NULL;
+	}
+	return w;
+}
+
+int gtsc_writer__close(struct gtsc_writer *w)
+{
+	int err;
+
+	if (!w)
+		return 0;
+	err = gtsc_writer__end_round(w);
+	/* close(2) reports delayed write errors (NFS, quota) */
+	if (close(w->fd) && !err)
+		err = -errno;
+	w->fd = -1;
+	writer_free(w);
+	return err;
+}

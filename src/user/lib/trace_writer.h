@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Writes a .gtsc file: header, metadata chunks, record chunks (file.h). */
+#ifndef __GTSC_TRACE_WRITER_H
+#define __GTSC_TRACE_WRITER_H
+
+#include <stddef.h>
+#include "gtsc/file.h"
+#include "gtsc/records.h"
+
+struct gtsc_writer;
+
+struct gtsc_writer_opts {
+	size_t sz;
+	int zlib_level;	   /* 0: store uncompressed; default 1 (fast) when the field is absent */
+	size_t chunk_size; /* raw bytes of records per DATA chunk; default 1 MiB */
+};
+#define gtsc_writer_opts__last_field chunk_size
+
+/* Creates PATH with mode 0600 (truncating it) and writes the file header. NULL + errno. */
+struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts);
+/* One metadata chunk of TYPE holding LEN bytes. */
+int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,
+			   size_t len);
+/* Buffers one record (rec->size bytes); writes a DATA chunk when chunk_size is reached. */
+int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *rec);
+/* Writes buffered records as a DATA chunk flagged GTSC_CHUNK_ROUND_END (even if empty: no-op). */
+int gtsc_writer__end_round(struct gtsc_writer *w);
+/* Bytes written to the file so far, and records accepted so far. */
+__u64 gtsc_writer__bytes(const struct gtsc_writer *w);
+__u64 gtsc_writer__records(const struct gtsc_writer *w);
+/* Ends the round, closes the file and frees W (also on error). Returns 0 or -errno. */
+int gtsc_writer__close(struct gtsc_writer *w);
+
+#endif

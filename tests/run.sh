@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Runs the test lanes and prints "N passed, N failed" last.
+#   tests/run.sh            all lanes (unit, live when root, vm when qemu + images)
+#   tests/run.sh unit|live|vm
+# Every test prints "PASS name", "FAIL name: why" or "SKIP name: why" lines.
+# A SKIP is only for a lane that cannot run on this machine at all; it is
+# counted and shown, never hidden.
+set -u
+cd "$(dirname "$0")/.."
+OUT=${OUTPUT:-.output}
+LANES=${1:-all}
+LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
+
+run_lane() {
+	local lane=$1
+	case $lane in
+	unit)
+		for t in "$OUT"/tests/unit/test_*; do
+			[ -x "$t" ] || continue
+			"$t" 2>&1 | tee -a "$LOG" || true
+		done
+		;;
+	live)
+		if [ "$(id -u)" != 0 ]; then
+			echo "SKIP live: needs root (the live lane loads BPF programs)" | tee -a "$LOG"
+			return
+		fi
+		for t in tests/live/test_*.sh; do
+			[ -f "$t" ] || continue
+			bash "$t" 2>&1 | tee -a "$LOG" || true
+		done
+		;;
+	vm)
+		if [ -x tests/vm/run.sh ]; then
+			tests/vm/run.sh 2>&1 | tee -a "$LOG" || true
+		fi
+		;;
+	esac
+}
+
+if [ "$LANES" = all ]; then
+	for l in unit live vm; do run_lane $l; done
+else
+	run_lane "$LANES"
+fi
+
+pass=$(grep -c '^PASS ' "$LOG")
+fail=$(grep -c '^FAIL ' "$LOG")
+skip=$(grep -c '^SKIP ' "$LOG")
+if [ "$fail" -gt 0 ]; then
+	echo
+	echo "Failures:"
+	grep '^FAIL ' "$LOG"
+fi
+echo
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
