@@ -133,7 +133,7 @@ fetch() {
 	mv "$tmp/x/boot/config-$rel" "$tmp/out/config"
 	dpkg-deb -f "$deb" Package Version >"$tmp/out/package"
 	for opt in $NEED_CONFIG; do
-		c=$(grep -E "^(# )?CONFIG_$opt[= ]" "$tmp/out/config" || true)
+		c=$(grep -E "^(# )?CONFIG_${opt}[= ]" "$tmp/out/config" || true)
 		[ "$c" = "CONFIG_$opt=y" ] || say "warning: $pkg: CONFIG_$opt is not built in (${c:-absent})"
 	done
 	mkdir -p "$CACHE"

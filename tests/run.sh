@@ -28,10 +28,7 @@ run_lane() {
 			echo "SKIP live: needs root (the live lane loads BPF programs)" | tee -a "$LOG"
 			return
 		fi
-		for t in tests/live/test_*.sh; do
-			[ -f "$t" ] || continue
-			bash "$t" 2>&1 | tee -a "$LOG" || true
-		done
+		bash tests/live/lane.sh 2>&1 | tee -a "$LOG" || true
 		;;
 	vm)
 		if [ -x tests/vm/run.sh ]; then

@@ -679,8 +679,16 @@ static void test_writer_format(struct test_ctx *t)
 	CHECK(t, chunks[0].h.type == GTSC_CHUNK_META, "first chunk is not META");
 	CHECK(t, nrec == want.n, "%zu records in chunks, wrote %zu", nrec, want.n);
 	CHECK(t, ends == (size_t)rounds, "%zu round ends for %d rounds", ends, rounds);
-	/* text compresses: metadata and data must have gone through zlib */
-	CHECK(t, chunks[0].h.flags & GTSC_CHUNK_ZLIB, "META was not compressed");
+	/* compressed only where it paid: records do, the short META text does not */
+	for (size_t i = 0; i < n; i++) {
+		const struct gtsc_chunk_hdr *h = &chunks[i].h;
+
+		CHECK(t, h->flags & GTSC_CHUNK_ZLIB ? h->len < h->raw_len : h->len == h->raw_len,
+		      "chunk %zu: %u bytes stored for %u", i, h->len, h->raw_len);
+		CHECK(t, h->type != GTSC_CHUNK_DATA || !h->raw_len || h->flags & GTSC_CHUNK_ZLIB,
+		      "DATA chunk %zu was not compressed", i);
+	}
+	CHECK(t, !(chunks[0].h.flags & GTSC_CHUNK_ZLIB), "META grew and was still compressed");
 out:
 	free(file);
 	recs_free(&want);

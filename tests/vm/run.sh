@@ -89,6 +89,7 @@ GTSC_BIN=${GTSC_STATIC:-}
 if [ -z "$GTSC_BIN" ]; then
 	GTSC_BIN=$OUT/static/gtsc-bpf
 	# printf, not a heredoc: recipe lines need their literal tabs.
+	# shellcheck disable=SC2016 # make, not bash, expands these
 	if ! printf '%s\n' '$(OUTPUT)/gtsc-bpf: $(CLI_OBJS) $(LIBGTSC)' \
 		$'\t$(call msg,BINARY,$@)' \
 		$'\t$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@' |
@@ -180,6 +181,9 @@ build_initramfs() {
 			echo "SKIP live/lane: tests/live/lane.sh is not written yet"
 			rc=0
 		fi
+		# quiet keeps WARN() splats (KERN_WARNING) off the console: list
+		# the kernel's warnings and worse here for run.sh to check.
+		dmesg -r | grep -E '^<[0-4]>' | sed 's/^<[0-4]>/kmsg: /'
 		echo "$SENTINEL rc=\$rc"
 		sync
 		poweroff -f
@@ -256,7 +260,8 @@ done
 # Results in kernels.txt order, each as soon as its kernel is done.
 for i in "${!kernels[@]}"; do
 	wait "${pids[$i]}" || true
-	cat "$WORK/${kernels[$i]}.out"
+	cat "$WORK/${kernels[$i]}.out" 2>/dev/null ||
+		echo "FAIL vm-${kernels[$i]%-amd64}/boot: run.sh error, no results"
 done
 
 fails=0
@@ -265,5 +270,5 @@ printf '%-28s | %6s | %6s | %7s | %4s\n' kernel passed failed skipped secs
 while read -r rel p f s secs; do
 	printf '%-28s | %6s | %6s | %7s | %4s\n' "$rel" "$p" "$f" "$s" "$secs"
 	fails=$((fails + f))
-done < <(for rel in "${kernels[@]}"; do cat "$WORK/$rel.row"; done)
+done < <(for rel in "${kernels[@]}"; do cat "$WORK/$rel.row" 2>/dev/null || echo "$rel ? 1 ? ?"; done)
 [ "$fails" = 0 ]

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# SIGINT and SIGTERM end record with a complete file; SIGKILL leaves a file
+# that reads up to its last chunk and says it is truncated; the file is 0600.
+. "$(dirname "$0")/lib.sh"
+
+for sig in INT TERM; do
+	"$GTSC" record -e syscalls -a -o "$TEST_TMP/$sig.gtsc" 2> "$TEST_TMP/err" &
+	rpid=$!
+	wait_for "$TEST_TMP/err" recording 10
+	sleep 0.5
+	kill -$sig $rpid
+	wait $rpid
+	rc=$?
+	check lifecycle/sig$sig-exit "record exited $rc after SIG$sig" [ $rc = 0 ]
+	"$GTSC" report -i "$TEST_TMP/$sig.gtsc" --header > "$TEST_TMP/h" 2>&1
+	rc=$?
+	check lifecycle/sig$sig-complete "report after SIG$sig exited $rc: $(grep WARN "$TEST_TMP/h")" [ $rc = 0 ]
+done
+mode=$(stat -c %a "$TEST_TMP/INT.gtsc")
+check lifecycle/mode-0600 "trace file mode is $mode" [ "$mode" = 600 ]
+
+"$GTSC" record -e syscalls -a -o "$TEST_TMP/k.gtsc" 2> "$TEST_TMP/err" &
+rpid=$!
+wait_for "$TEST_TMP/err" recording 10
+sleep 1
+kill -KILL $rpid
+wait $rpid 2>/dev/null
+"$GTSC" report -i "$TEST_TMP/k.gtsc" > "$TEST_TMP/r" 2> "$TEST_TMP/e"
+rc=$?
+n=$(grep -c 'sys_e' "$TEST_TMP/r")
+check lifecycle/killed-exit "report of a killed recording exited $rc, expected 3" [ $rc = 3 ]
+check lifecycle/killed-says-truncated "no truncation sentence: $(head -c 200 "$TEST_TMP/e")" grep -q "trailer\|truncated" "$TEST_TMP/e"
+check lifecycle/killed-has-events "a killed 1 s recording yields $n events" [ "$n" -gt 0 ]
+
+# A command's exit ends the recording; its status is kept.
+"$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- sh -c 'exit 3' 2> "$TEST_TMP/err"
+check lifecycle/command-exit "record of a failing command exited $?" [ $? = 0 ]
