@@ -103,7 +103,7 @@ $(OUTPUT)/tests/live/%: tests/live/%.c | $(OUTPUT)/tests/live
 	$(call msg,WORKLOAD,$@)
 	$(Q)$(CC) -O1 -g -static $(WARN) -Iinclude $< -o $@
 
-.PHONY: unit-bins live-bins deps test test-unit test-live bench clean vmlinux
+.PHONY: unit-bins live-bins deps test test-unit test-live bench clean vmlinux demo
 unit-bins: $(UNIT_BINS)
 live-bins: $(LIVE_BINS)
 
@@ -118,6 +118,13 @@ test-unit: unit-bins
 
 test-live: gtsc-bpf live-bins
 	$(Q)tests/run.sh live
+
+# The README's first command: record something real and show it.
+demo:
+	$(Q)scripts/deps.sh build
+	$(Q)$(MAKE) gtsc-bpf
+	$(Q)./gtsc-bpf record -o demo.gtsc -- tar czf /tmp/gtsc-demo.tgz /usr/share/doc/bash
+	$(Q)./gtsc-bpf report -i demo.gtsc | head -40
 
 bench: gtsc-bpf
 	$(Q)bench/run.sh

@@ -352,10 +352,10 @@ added() {
 }
 
 ratio() {
-	[ -n "$1" ] && [ -n "$2" ] || {
+	if [ -z "$1" ] || [ -z "$2" ]; then
 		echo -
 		return
-	}
+	fi
 	awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (b == 0) print "-"; else printf f, a / b }'
 }
 
@@ -449,8 +449,10 @@ verdict() {
 }
 
 main() {
-	local round cfg wl start
+	local round cfg wl start load0
 
+	# Other work on a 2-CPU machine shows up in every number: say how much.
+	load0=$(cut -d' ' -f1 /proc/loadavg)
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
 	[ -d "$TRACEFS/events" ] || mount -t tracefs nodev "$TRACEFS" 2>/dev/null || true
@@ -492,7 +494,10 @@ main() {
 		echo "median of runs; workload pinned to CPU ${BENCH_CPU:-any}, tracers to ${TRACER_CPUS:-any}"
 		echo "ns/iter: one loop iteration (getppid: 1 syscall; openread: openat+read+close = 3)"
 		echo "+ns/call: added ns per syscall (enter+exit recorded); x-bare: +ns/call over bare BPF's"
+		echo "+ns/best: +ns/call from each configuration's fastest run against untraced's fastest"
 		echo "spread: (max-min)/median of ns/iter; lost: events the tool reported lost, % of expected"
+		echo "load average: $load0 before, $(cut -d' ' -f1 /proc/loadavg) after (anything near" \
+			"or above 1 means other work shared the CPUs: trust +ns/best more)"
 		echo
 		summarize
 		verdict

@@ -22,5 +22,10 @@ void cli_libbpf_verbose(bool on);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_features(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* report modes, each in its own file with its own options (argv as for report) */
+int report_syscalls_main(int argc, char **argv); /* --syscalls, --summary */
+int report_kmem_main(int argc, char **argv);	 /* --kmem */
 
 #endif

@@ -198,6 +198,18 @@ static int print_events(struct gtsc_reader *r, bool json)
 	return err;
 }
 
+/* Analysis modes live in their own files; this one prints events. */
+static int report_mode(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--kmem"))
+			return report_kmem_main(argc, argv);
+		if (!strcmp(argv[i], "--syscalls") || !strcmp(argv[i], "--summary"))
+			return report_syscalls_main(argc, argv);
+	}
+	return -1;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = {};
@@ -208,6 +220,9 @@ int cmd_report(int argc, char **argv)
 	bool damaged;
 	int err;
 
+	err = report_mode(argc, argv);
+	if (err >= 0)
+		return err;
 	if (parse_args(&o, argc, argv))
 		return 2;
 	r = gtsc_reader__open(o.input, &ro);

@@ -15,6 +15,7 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "record", cmd_record, "record kernel events into a trace file" },
 	{ "report", cmd_report, "print a trace file: events, channels, drops" },
+	{ "check", cmd_check, "check a trace file's integrity and kmem consistency" },
 	{ "features", cmd_features, "show what this kernel lets gtsc-bpf record" },
 };
 
