@@ -69,6 +69,34 @@ struct gtsc_rec_sys_exit {
 	/* __u8 payload[payload_len]; */
 };
 
+/*
+ * The variable payload of sys_enter/sys_exit (payload_len bytes after the
+ * fixed part) is a list of items: an 8-byte gtsc_payload_item, then len
+ * bytes of data, the next item starting at the next 8-byte boundary.  User
+ * memory read at sys_enter (paths, written data, sockaddrs) rides on the
+ * enter record; data a call returns (read buffers) and reads retried after
+ * a fault at enter ride on the exit record.
+ */
+enum gtsc_payload_kind {
+	GTSC_PAY_STR = 1,      /* NUL-terminated string (len includes no NUL) */
+	GTSC_PAY_BUF = 2,      /* raw bytes */
+	GTSC_PAY_SOCKADDR = 3, /* struct sockaddr_* as the caller passed it */
+};
+
+enum gtsc_payload_flags {
+	GTSC_PAY_TRUNCATED = 1 << 0, /* more data than captured (-s) */
+	GTSC_PAY_FAULT = 1 << 1,     /* the read faulted: len 0, print the pointer */
+};
+
+struct gtsc_payload_item {
+	__u8 arg;   /* syscall argument index 0..5 */
+	__u8 kind;  /* enum gtsc_payload_kind */
+	__u8 flags; /* enum gtsc_payload_flags */
+	__u8 index; /* element of an array argument (execve argv), else 0 */
+	__u16 len;  /* data bytes that follow */
+	__u16 __pad;
+};
+
 /* Allocator the event came from: perf kmem's slab/page split, kept finer. */
 enum gtsc_kmem_kind {
 	GTSC_KMEM_KMALLOC = 0, /* kmalloc / kfree */
@@ -152,6 +180,7 @@ GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_free, 56);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_cache, 72);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_task, 56);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_drops, 48);
+GTSC_REC_ASSERT_SIZE(struct gtsc_payload_item, 8);
 
 /*
  * Smallest valid size of each known type: a reader rejects a shorter record
