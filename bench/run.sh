@@ -102,11 +102,15 @@ build() {
 	local w bpfo=$OUT/bare.bpf.o
 
 	mkdir -p "$OUT"
+	# The workloads are the benchmark: without them there is nothing to run.
 	for w in $WORKLOADS; do
 		cc -O2 -Wall -Wextra -o "$OUT/$w" "bench/workloads/$w.c"
 	done
 
-	if ! { clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Ivmlinux/x86 -Iinclude \
+	# bare.bpf.c reads x86-64 pt_regs by name.
+	if [ "$(uname -m)" != x86_64 ]; then
+		NA[bare]="x86-64 only"
+	elif ! { clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Ivmlinux/x86 -Iinclude \
 		-c bench/bare/bare.bpf.c -o "$bpfo" &&
 		bpftool gen skeleton "$bpfo" name bare_bpf >"$OUT/bare.skel.h" &&
 		cc -O2 -g -Wall -Wextra -Iinclude -I"$OUT" bench/bare/bare.c \
@@ -302,7 +306,7 @@ workload_cmd() {
 # raw file, or the reason to $raw.fail.  A cell with two failures is given up
 # (trace-cmd is flaky here); one with no successful run shows as n/a.
 measure() {
-	local cfg=$1 wl=$2 iters log ns raw why
+	local cfg=$1 wl=$2 iters log ns raw why rc
 
 	raw=$OUT/raw/$wl.$cfg
 	[ ! -f "$raw.fail" ] || [ "$(wc -l <"$raw.fail")" -lt 2 ] || return 0
@@ -314,10 +318,12 @@ measure() {
 		ns=$(grep -oE 'ns_per_iter=[0-9.]+' "$log" | tail -1 | cut -d= -f2) || true
 		why="no ns_per_iter in its output"
 	else
+		rc=$?
 		ns=
 		why=$(grep -v -e ns_per_iter -e RLIMIT_MEMLOCK "$log" |
 			grep -iE 'error|fail|not |denied|segm|abort' | tail -1) || true
-		[ -n "$why" ] || why="exit status != 0: $(tail -1 "$log")"
+		[ "$rc" != 124 ] || why="timed out after ${TIMEOUT}s"
+		[ -n "$why" ] || why="exit status $rc: $(tail -1 "$log")"
 	fi
 	rm -f "$SCRATCH"/trace*
 	if [ -z "$ns" ]; then
@@ -360,6 +366,8 @@ ratio() {
 }
 
 declare -A ADD ADD_BEST # "$wl.$cfg" -> added ns per syscall: medians, best runs
+declare -A SPREAD      # "$wl.$cfg" -> (max - min) / median of ns/iter, in %
+NOISY=15               # % spread past which a verdict is called inconclusive
 
 summarize() {
 	local wl cfg raw spi base base_best med best add lost lost_s iters runs spread fmt
@@ -383,8 +391,9 @@ summarize() {
 			add=$(added "$med" "$base" "$spi")
 			ADD[$wl.$cfg]=$add
 			ADD_BEST[$wl.$cfg]=$(added "$best" "$base_best" "$spi")
-			spread=$(col 1 "$raw" | sort -g | awk -v m="$med" 'NR == 1 { lo = $1 } { hi = $1 }
-				END { printf "%.0f%%", (hi - lo) / m * 100 }')
+			SPREAD[$wl.$cfg]=$(col 1 "$raw" | sort -g | awk -v m="$med" 'NR == 1 { lo = $1 }
+				{ hi = $1 } END { printf "%.0f", (hi - lo) / m * 100 }')
+			spread=${SPREAD[$wl.$cfg]}%
 			iters=$(col 3 "$raw" | tail -1)
 			runs="$(wc -l <"$raw")x$iters"
 			lost=$(col 2 "$raw" | median)
@@ -409,16 +418,22 @@ summarize() {
 	done
 }
 
-# One goal line: "what: A vs B = ratio (goal): MET|NOT MET", from medians
-# and, in brackets, from each configuration's best run.
+# One goal line: "what: ratio (best runs: ratio), goal: MET|NOT MET", the
+# ratio from medians, the bracketed one from each configuration's best run.
+# Runs that spread more than NOISY% make the line say so: a busy machine,
+# not gtsc-bpf, may have decided it.
 goal() {
-	local what=$1 num=$2 den=$3 num_best=$4 den_best=$5 op=$6 limit=$7 r rb
+	local what=$1 num=$2 den=$3 num_best=$4 den_best=$5 op=$6 limit=$7 cells=$8 r rb c worst=0
 
 	r=$(ratio "$num" "$den" %.2f)
 	rb=$(ratio "$num_best" "$den_best" %.2f)
+	for c in $cells; do
+		[ "${SPREAD[$c]:-0}" -le "$worst" ] || worst=${SPREAD[$c]}
+	done
 	echo "$what: ${r}x (best runs: ${rb}x), goal $op ${limit}x:" \
 		"$(awk -v r="$r" -v l="$limit" -v op="$op" 'BEGIN {
-			ok = (op == "<=") ? r <= l : r >= l; print ok ? "MET" : "NOT MET" }')"
+			ok = (op == "<=") ? r <= l : r >= l; print ok ? "MET" : "NOT MET" }')" \
+		"$([ "$worst" -le "$NOISY" ] || echo "(inconclusive: runs spread up to $worst%)")"
 }
 
 verdict() {
@@ -430,18 +445,21 @@ verdict() {
 		b=${ADD[$wl.bare]:-}
 		p=${ADD[$wl.perf_trace]:-}
 		if [ -z "$g" ]; then
-			echo "verdict $wl: gtsc-bpf n/a (${NA[gtsc]:-$(tail -1 "$OUT/raw/$wl.gtsc.fail" 2>/dev/null)})"
+			echo "verdict $wl: gtsc-bpf n/a (${NA[gtsc]:-$(tail -1 "$OUT/raw/$wl.gtsc.fail" 2>/dev/null ||
+				echo "not in this run")})"
 			continue
 		fi
 		if [ -n "$b" ]; then
 			goal "verdict $wl: gtsc-bpf +$g ns/call / bare BPF +$b" "$g" "$b" \
-				"${ADD_BEST[$wl.gtsc]}" "${ADD_BEST[$wl.bare]}" "<=" 1.3
+				"${ADD_BEST[$wl.gtsc]}" "${ADD_BEST[$wl.bare]}" "<=" 1.3 \
+				"$wl.untraced $wl.bare $wl.gtsc"
 		else
 			echo "verdict $wl: bare BPF n/a, no floor to compare with"
 		fi
 		if [ -n "$p" ]; then
 			goal "verdict $wl: perf trace +$p ns/call / gtsc-bpf +$g" "$p" "$g" \
-				"${ADD_BEST[$wl.perf_trace]}" "${ADD_BEST[$wl.gtsc]}" ">=" 10
+				"${ADD_BEST[$wl.perf_trace]}" "${ADD_BEST[$wl.gtsc]}" ">=" 10 \
+				"$wl.untraced $wl.gtsc"
 		else
 			echo "verdict $wl: perf trace n/a, no comparison"
 		fi

@@ -23,6 +23,8 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+/* list, status, stop, start, kill (argv[0] is the command) */
+int cmd_control(int argc, char **argv);
 
 /* report modes, each in its own file with its own options (argv as for report) */
 int report_syscalls_main(int argc, char **argv); /* --syscalls, --summary */

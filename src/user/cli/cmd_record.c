@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "cli.h"
+#include "control.h"
 #include "metadata.h"
 #include "sink_file.h"
 #include "strbuf.h"
@@ -38,6 +39,8 @@ struct record_opts {
 	bool allow_missing;
 	bool no_compress;
 	char **cmd; /* after "--" */
+	char name[GTSC_SESSION_NAME_MAX];
+	bool daemon;
 	struct cli_log log;
 };
 
@@ -48,7 +51,11 @@ struct record_run {
 	pid_t child;
 	int child_status;
 	int go_fd;
+	int ready_fd; /* --daemon: tells the waiting parent we are running */
 	__u64 t0_ns;
+	bool recording;
+	bool kill_requested;
+	struct gtsc_ctl_server *ctl;
 };
 
 /* Set from signal handlers only. */
@@ -79,6 +86,10 @@ static void usage(FILE *f)
 		"                          one channel's rings: size=SIZE, scope=percpu|global\n"
 		"                          (channels: syscalls, kmem, task)\n"
 		"      --allow-missing     record what this kernel supports, leave out the rest\n"
+		"      --name NAME         session name for list/status/stop/start/kill\n"
+		"                          (default gtsc-PID)\n"
+		"      --daemon            keep recording in the background; end it with\n"
+		"                          'gtsc-bpf kill NAME'\n"
 		"      --no-compress       store chunks uncompressed\n"
 		"  -q, --quiet             no summary\n"
 		"  -v, --verbose           libbpf and verifier messages\n"
@@ -156,7 +167,7 @@ static int parse_channel(struct record_opts *o, const char *arg)
 
 static int parse_args(struct record_opts *o, int argc, char **argv)
 {
-	enum { OPT_CHANNEL = 256, OPT_ALLOW_MISSING, OPT_NO_COMPRESS };
+	enum { OPT_CHANNEL = 256, OPT_ALLOW_MISSING, OPT_NO_COMPRESS, OPT_NAME, OPT_DAEMON };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "all", no_argument, NULL, 'a' },
@@ -167,6 +178,8 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		{ "channel", required_argument, NULL, OPT_CHANNEL },
 		{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
 		{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ "daemon", no_argument, NULL, OPT_DAEMON },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -205,6 +218,15 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		case OPT_CHANNEL: err = parse_channel(o, optarg); break;
 		case OPT_ALLOW_MISSING: o->allow_missing = true; break;
 		case OPT_NO_COMPRESS: o->no_compress = true; break;
+		case OPT_NAME:
+			if (gtsc_ctl__check_name(optarg)) {
+				fprintf(stderr, "gtsc-bpf: '%s' is not a session name (letters, "
+						"digits, '_', '.', '-')\n", optarg);
+				err = -EINVAL;
+			}
+			snprintf(o->name, sizeof(o->name), "%s", optarg);
+			break;
+		case OPT_DAEMON: o->daemon = true; break;
 		case 'q': o->log.quiet = true; break;
 		case 'v': o->log.verbose = true; break;
 		case 'h': usage(stdout); exit(0);
@@ -383,26 +405,70 @@ static bool child_done(struct record_run *r)
 	return false;
 }
 
+static const char *chan_name(const struct gtsc_channels *ch, __u32 id)
+{
+	return id < (__u32)ch->n ? ch->ch[id].spec.name : "?";
+}
+
+static void status_reply(struct record_run *r, struct strbuf *out)
+{
+	const struct gtsc_channels *ch = gtsc_session__channels(r->s);
+	struct gtsc_session_stat st[GTSC_MAX_CHANNELS * 64];
+	int n = gtsc_session__stats(r->s, st, sizeof(st) / sizeof(st[0]));
+
+	strbuf_addf(out, "name=%s\npid=%d\nstate=%s\noutput=%s\nfilter=%s\n", r->o->name,
+		    getpid(), r->recording ? "recording" : "stopped", r->o->output,
+		    r->o->system_wide ? "system" : r->o->cmd ? "command" : "pids");
+	strbuf_addf(out, "uptime_s=%.3f\n", (mono_ns() - r->t0_ns) / 1e9);
+	for (int c = 0; c < ch->n; c++)
+		strbuf_addf(out, "channel\t%s\t%s\tdiscard\t%llu\t%u\n", ch->ch[c].spec.name,
+			    ch->ch[c].spec.global ? "global" : "percpu",
+			    (unsigned long long)ch->ch[c].spec.ring_bytes, ch->ch[c].nr_rings);
+	for (int i = 0; i < n; i++)
+		strbuf_addf(out, "cpu\t%s\t%u\t%llu\t%llu\n", chan_name(ch, st[i].channel),
+			    st[i].cpu, (unsigned long long)st[i].written,
+			    (unsigned long long)st[i].dropped);
+}
+
+/* Requests from `gtsc-bpf status|stop|start|kill NAME` in other processes. */
+static int record_ctl(void *ctx, int argc, char **argv, struct strbuf *reply)
+{
+	struct record_run *r = ctx;
+
+	if (!strcmp(argv[0], "status")) {
+		status_reply(r, reply);
+	} else if (!strcmp(argv[0], "stop")) {
+		gtsc_session__stop(r->s);
+		r->recording = false;
+	} else if (!strcmp(argv[0], "start")) {
+		gtsc_session__start(r->s);
+		r->recording = true;
+	} else if (!strcmp(argv[0], "kill")) {
+		r->kill_requested = true;
+	} else {
+		strbuf_addf(reply, "session '%s' does not know the command '%s'", r->o->name,
+			    argv[0]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int record_loop(struct record_run *r)
 {
 	__u64 end = r->o->duration_s ? r->t0_ns + (__u64)(r->o->duration_s * 1e9) : 0;
 	int err;
 
-	while (!stop_signal) {
+	while (!stop_signal && !r->kill_requested) {
 		err = gtsc_session__poll(r->s, POLL_MS);
 		if (err < 0 && err != -EINTR)
 			return err;
+		gtsc_ctl_server__serve(r->ctl, record_ctl, r);
 		if (r->o->cmd && (r->child == 0 || child_done(r)))
 			break;
 		if (end && mono_ns() >= end)
 			break;
 	}
 	return 0;
-}
-
-static const char *chan_name(const struct gtsc_channels *ch, __u32 id)
-{
-	return id < (__u32)ch->n ? ch->ch[id].spec.name : "?";
 }
 
 static void build_trailer(struct record_run *r, struct strbuf *tr, __u64 *recorded,
@@ -501,6 +567,68 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/*
+ * --daemon: the parent waits until the child is recording, so that every
+ * error still reaches the terminal, then returns.
+ */
+static int daemon_begin(struct record_run *r)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		close(p[0]);
+		setsid();
+		r->ready_fd = p[1];
+		return 0;
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1)
+		exit(1); /* the daemon said why on stderr */
+	if (!r->o->name[0])
+		snprintf(r->o->name, sizeof(r->o->name), "gtsc-%d", pid); /* as the child names itself */
+	if (!r->o->log.quiet)
+		fprintf(stderr, "gtsc-bpf: session '%s' recording in the background (pid %d)\n",
+			r->o->name, pid);
+	exit(0);
+}
+
+static void daemon_ready(struct record_run *r)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (write(r->ready_fd, "k", 1) != 1)
+		return;
+	close(r->ready_fd);
+	r->ready_fd = -1;
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(null);
+	}
+}
+
+static int claim_name(struct record_run *r)
+{
+	char err[256];
+
+	if (!r->o->name[0])
+		snprintf(r->o->name, sizeof(r->o->name), "gtsc-%d", getpid());
+	r->ctl = gtsc_ctl_server__create(r->o->name, err, sizeof(err));
+	if (!r->ctl) {
+		fprintf(stderr, "gtsc-bpf: %s\n", err);
+		return -errno;
+	}
+	return 0;
+}
+
 static int record_run(struct record_run *r, char **argv)
 {
 	struct record_opts *o = r->o;
@@ -520,6 +648,10 @@ static int record_run(struct record_run *r, char **argv)
 	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .zlib_level = o->no_compress ? 0 : 1 };
 	int err;
 
+	err = o->daemon ? daemon_begin(r) : 0;
+	err = err ?: claim_name(r);
+	if (err)
+		return err;
 	keep_old_output(o->output);
 	r->fs = gtsc_file_sink__create(o->output, &wo);
 	if (!r->fs) {
@@ -553,6 +685,7 @@ static int record_run(struct record_run *r, char **argv)
 	install_signals();
 	r->t0_ns = mono_ns();
 	gtsc_session__start(r->s);
+	r->recording = true;
 	if (o->cmd) {
 		/* Released only now: its first event happens with recording on. */
 		if (write(r->go_fd, "g", 1) != 1) {
@@ -562,9 +695,12 @@ static int record_run(struct record_run *r, char **argv)
 		close(r->go_fd);
 		r->go_fd = -1;
 	}
-	if (!o->log.quiet)
-		fprintf(stderr, "gtsc-bpf: recording%s; Ctrl-C to stop\n",
-			o->cmd ? " the command" : o->system_wide ? " the whole system" : "");
+	if (!o->log.quiet && !o->daemon)
+		fprintf(stderr, "gtsc-bpf: recording%s as session '%s'; Ctrl-C to stop\n",
+			o->cmd ? " the command" : o->system_wide ? " the whole system" : "",
+			o->name);
+	if (o->daemon)
+		daemon_ready(r);
 	err = record_loop(r);
 	if (err)
 		fprintf(stderr, "gtsc-bpf: recording failed: %s\n", strerror(-err));
@@ -581,12 +717,15 @@ static void cleanup(struct record_run *r)
 	}
 	gtsc_file_sink__abort(r->fs);
 	gtsc_session__destroy(r->s);
+	gtsc_ctl_server__destroy(r->ctl);
+	if (r->ready_fd >= 0)
+		close(r->ready_fd);
 }
 
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {};
-	struct record_run r = { .o = &o, .go_fd = -1 };
+	struct record_run r = { .o = &o, .go_fd = -1, .ready_fd = -1 };
 	int err;
 
 	err = parse_args(&o, argc, argv);

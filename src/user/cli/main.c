@@ -15,6 +15,11 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "record", cmd_record, "record kernel events into a trace file" },
 	{ "report", cmd_report, "print a trace file: events, channels, drops" },
+	{ "list", cmd_control, "list running sessions" },
+	{ "status", cmd_control, "a session's state and per-channel, per-CPU counts" },
+	{ "stop", cmd_control, "pause a session (programs stay attached)" },
+	{ "start", cmd_control, "resume a paused session" },
+	{ "kill", cmd_control, "end a session: finish its file, detach, remove its state" },
 	{ "check", cmd_check, "check a trace file's integrity and kmem consistency" },
 	{ "features", cmd_features, "show what this kernel lets gtsc-bpf record" },
 };

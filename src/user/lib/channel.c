@@ -106,9 +106,9 @@ static int ring_create(struct gtsc_channels *c, struct gtsc_ring *r, __u64 bytes
 
 	/* Map names allow [A-Za-z0-9_.] only. */
 	if (r->cpu == (__u32)-1)
-		snprintf(name, sizeof(name), "gtsc_c%u_all", r->channel);
+		snprintf(name, sizeof(name), "gc%u_all", r->channel);
 	else
-		snprintf(name, sizeof(name), "gtsc_c%u_%u", r->channel, r->cpu);
+		snprintf(name, sizeof(name), "gc%u_%u", r->channel, r->cpu);
 	r->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, name, 0, 0, bytes, NULL);
 	if (r->fd < 0)
 		return -errno;

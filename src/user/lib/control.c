@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include "control.h"
+#include "strbuf.h"
+
+#define CTL_IO_TIMEOUT_MS 2000
+#define CTL_MAX_REQUEST 1024
+#define CTL_MAX_ARGS 16
+
+struct gtsc_ctl_server {
+	int fd;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+};
+
+int gtsc_ctl__check_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n >= GTSC_SESSION_NAME_MAX || name[0] == '.')
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || c == '-'))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int sock_path(const char *name, struct sockaddr_un *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	if (gtsc_ctl__check_name(name))
+		return -EINVAL;
+	snprintf(sa->sun_path, sizeof(sa->sun_path), "%s/%s.sock", GTSC_RUN_DIR, name);
+	return 0;
+}
+
+/* Root only: the sockets start, stop and kill tracing sessions. */
+static int run_dir(void)
+{
+	struct stat st;
+
+	if (mkdir(GTSC_RUN_DIR, 0700) && errno != EEXIST)
+		return -errno;
+	if (stat(GTSC_RUN_DIR, &st))
+		return -errno;
+	if (st.st_uid != 0 || (st.st_mode & 077))
+		return -EPERM;
+	return 0;
+}
+
+static int connect_to(const struct sockaddr_un *sa)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa))) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+struct gtsc_ctl_server *gtsc_ctl_server__create(const char *name, char *err, size_t err_sz)
+{
+	struct gtsc_ctl_server *srv = NULL;
+	struct sockaddr_un sa;
+	int fd = -1, e;
+
+	if (sock_path(name, &sa)) {
+		snprintf(err, err_sz, "'%s' is not a session name (letters, digits, '_', '.', '-')",
+			 name);
+		return errno = EINVAL, NULL;
+	}
+	e = run_dir();
+	if (e) {
+		snprintf(err, err_sz, "cannot use %s: %s", GTSC_RUN_DIR, strerror(-e));
+		return errno = -e, NULL;
+	}
+	fd = connect_to(&sa);
+	if (fd >= 0) {
+		close(fd);
+		snprintf(err, err_sz, "a session named '%s' is already running", name);
+		return errno = EEXIST, NULL;
+	}
+	unlink(sa.sun_path); /* a dead session's socket */
+	srv = calloc(1, sizeof(*srv));
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (!srv || fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 8)) {
+		e = srv ? -errno : -ENOMEM;
+		snprintf(err, err_sz, "cannot listen on %s: %s", sa.sun_path, strerror(-e));
+		if (fd >= 0)
+			close(fd);
+		free(srv);
+		return errno = -e, NULL;
+	}
+	srv->fd = fd;
+	snprintf(srv->path, sizeof(srv->path), "%s", sa.sun_path);
+	return srv;
+}
+
+int gtsc_ctl_server__fd(const struct gtsc_ctl_server *srv)
+{
+	return srv->fd;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -errno;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Reads up to a newline or EOF within the timeout. */
+static ssize_t read_line(int fd, char *buf, size_t sz)
+{
+	size_t len = 0;
+
+	while (len + 1 < sz) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, CTL_IO_TIMEOUT_MS) <= 0)
+			return -ETIMEDOUT;
+		n = read(fd, buf + len, sz - 1 - len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+		if (memchr(buf, '\n', len))
+			break;
+	}
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return len;
+}
+
+static int split_args(char *line, char **argv)
+{
+	int argc = 0;
+
+	for (char *tok = strtok(line, " \t"); tok && argc < CTL_MAX_ARGS - 1;
+	     tok = strtok(NULL, " \t"))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return argc;
+}
+
+static void serve_one(int cfd, gtsc_ctl_handler handler, void *ctx)
+{
+	char line[CTL_MAX_REQUEST], *argv[CTL_MAX_ARGS];
+	struct strbuf reply = {};
+	int argc, err;
+
+	/* The listening socket is non-blocking; a client's is not. */
+	fcntl(cfd, F_SETFL, fcntl(cfd, F_GETFL) & ~O_NONBLOCK);
+	if (read_line(cfd, line, sizeof(line)) <= 0)
+		return;
+	argc = split_args(line, argv);
+	err = argc ? handler(ctx, argc, argv, &reply) : -EINVAL;
+	if (!argc)
+		strbuf_addf(&reply, "empty request");
+	if (err) {
+		write_all(cfd, "error: ", 7);
+		write_all(cfd, reply.buf ? reply.buf : "failed", reply.buf ? reply.len : 6);
+		write_all(cfd, "\n", 1);
+	} else {
+		write_all(cfd, "ok\n", 3);
+		if (reply.buf)
+			write_all(cfd, reply.buf, reply.len);
+	}
+	strbuf_free(&reply);
+}
+
+int gtsc_ctl_server__serve(struct gtsc_ctl_server *srv, gtsc_ctl_handler handler, void *ctx)
+{
+	int served = 0;
+
+	for (;;) {
+		int cfd = accept4(srv->fd, NULL, NULL, SOCK_CLOEXEC);
+
+		if (cfd < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? served : -errno;
+		serve_one(cfd, handler, ctx);
+		close(cfd);
+		served++;
+	}
+}
+
+void gtsc_ctl_server__destroy(struct gtsc_ctl_server *srv)
+{
+	if (!srv)
+		return;
+	unlink(srv->path);
+	close(srv->fd);
+	free(srv);
+}
+
+static int read_reply(int fd, struct strbuf *reply)
+{
+	char buf[4096], *nl;
+	struct strbuf all = {};
+	int err = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, CTL_IO_TIMEOUT_MS * 5) <= 0) {
+			err = -ETIMEDOUT;
+			break;
+		}
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(&all, buf, n);
+	}
+	if (!err && (!all.buf || !(nl = strchr(all.buf, '\n'))))
+		err = -EPROTO;
+	if (!err && !strncmp(all.buf, "ok\n", 3)) {
+		strbuf_add(reply, nl + 1, all.len - (nl + 1 - all.buf));
+	} else if (!err) {
+		const char *msg = strncmp(all.buf, "error: ", 7) ? all.buf : all.buf + 7;
+
+		strbuf_add(reply, msg, nl - msg);
+		err = -EREMOTEIO;
+	} else {
+		strbuf_addf(reply, "the session did not answer (%s)", strerror(-err));
+	}
+	strbuf_free(&all);
+	return err;
+}
+
+int gtsc_ctl__request(const char *name, const char *line, struct strbuf *reply)
+{
+	struct sockaddr_un sa;
+	int fd, err;
+
+	if (sock_path(name, &sa)) {
+		strbuf_addf(reply, "'%s' is not a session name", name);
+		return -EINVAL;
+	}
+	fd = connect_to(&sa);
+	if (fd == -ENOENT) {
+		strbuf_addf(reply, "there is no session named '%s' ('gtsc-bpf list' shows them)",
+			    name);
+		return fd;
+	}
+	if (fd == -ECONNREFUSED) {
+		unlink(sa.sun_path);
+		strbuf_addf(reply, "session '%s' has ended (its recorder died; entry removed)",
+			    name);
+		return fd;
+	}
+	if (fd == -EACCES || fd == -EPERM) {
+		strbuf_addf(reply, "controlling sessions needs root");
+		return fd;
+	}
+	if (fd < 0) {
+		strbuf_addf(reply, "cannot reach session '%s': %s", name, strerror(-fd));
+		return fd;
+	}
+	err = write_all(fd, line, strlen(line));
+	err = err ?: write_all(fd, "\n", 1);
+	if (!err)
+		shutdown(fd, SHUT_WR);
+	err = err ?: read_reply(fd, reply);
+	close(fd);
+	return err;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **gtsc_ctl__names(int *err)
+{
+	DIR *d = opendir(GTSC_RUN_DIR);
+	char **names = calloc(1, sizeof(*names));
+	struct dirent *de;
+	size_t n = 0;
+
+	*err = 0;
+	if (!names)
+		return *err = -ENOMEM, NULL;
+	if (!d) {
+		*err = errno == ENOENT ? 0 : -errno;
+		return names;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char **more;
+
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".sock"))
+			continue;
+		more = realloc(names, (n + 2) * sizeof(*names));
+		if (!more)
+			break;
+		names = more;
+		names[n] = strndup(de->d_name, len - 5);
+		if (names[n])
+			n++;
+		names[n] = NULL;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	return names;
+}
+
+void gtsc_ctl__free_names(char **names)
+{
+	for (size_t i = 0; names && names[i]; i++)
+		free(names[i]);
+	free(names);
+}
