@@ -147,10 +147,20 @@ cfg_gtsc() {
 	shift
 	on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e syscalls -o "$SCRATCH/trace" -- "$@" \
 		>"$log" 2>&1 || return
-	# Its summary is a table: "channel events dropped", then one row per
-	# channel; the syscalls row is ours.
-	LOST=$(awk '/channel +events +dropped/ { t = 1; next }
-		t && $1 == "syscalls" { print $3; exit }' "$log")
+	# Its summary is a table with a header row ("channel ... dropped
+	# [overwritten]") and one row per channel; the syscalls row is ours.
+	# Columns are found by name: the table has grown columns before.
+	LOST=$(awk '$1 == "channel" && /dropped/ {
+			for (i = 1; i <= NF; i++) col[$i] = i
+			next
+		}
+		col["dropped"] && $1 == "syscalls" {
+			n = $col["dropped"]
+			if (col["overwritten"] && $col["overwritten"] ~ /^[0-9]+$/)
+				n += $col["overwritten"]
+			print n
+			exit
+		}' "$log")
 	[ -n "$LOST" ] || LOST=-
 }
 
@@ -320,14 +330,17 @@ measure() {
 	else
 		rc=$?
 		ns=
-		why=$(grep -v -e ns_per_iter -e RLIMIT_MEMLOCK "$log" |
-			grep -iE 'error|fail|not |denied|segm|abort' | tail -1) || true
+		# The tool's first complaint, not the harness's "error:" summary.
+		why=$(grep -v -e ns_per_iter -e RLIMIT_MEMLOCK -e '^error: ' "$log" |
+			grep -iE 'error|fail|not |denied|segm|abort|invalid' | head -2 |
+			sed 's/^ *//' | paste -sd ';' | sed 's/;/; /g') || true
+		why=${why:-$(grep '^error: ' "$log" | head -1)}
 		[ "$rc" != 124 ] || why="timed out after ${TIMEOUT}s"
 		[ -n "$why" ] || why="exit status $rc: $(tail -1 "$log")"
 	fi
 	rm -f "$SCRATCH"/trace*
 	if [ -z "$ns" ]; then
-		echo "$why" | cut -c1-60 >>"$raw.fail"
+		echo "$why" | cut -c1-90 >>"$raw.fail"
 		printf '  %-9s %-16s failed: %s\n' "$wl" "${LABEL[$cfg]}" "$why" >&2
 		cp "$log" "$log.failed"
 		return 0
@@ -339,7 +352,7 @@ measure() {
 median() {
 	sort -g | awk '{ a[NR] = $1 } END {
 		if (NR == 0) exit
-		if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+		printf "%.1f\n", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
 minimum() {
