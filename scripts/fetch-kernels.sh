@@ -56,7 +56,9 @@ cached_for() {
 if [ "${1:-}" = --list ]; then
 	entries | while read -r pat _; do
 		rel=$(cached_for "$pat")
-		[ -n "$rel" ] && echo "$CACHE/$rel"
+		if [ -n "$rel" ]; then
+			echo "$CACHE/$rel"
+		fi
 	done
 	exit 0
 fi

@@ -15,8 +15,9 @@
  * FINISHED_ROUND).
  *
  * Chunk order as written: META, FEATURES, CHANNELS, SYSCALLS, EVENT_FORMATS,
- * DATA..., KSYMS, TRAILER.  Readers must not depend on the order of metadata
- * chunks and must skip chunk types they do not know.
+ * FUNCS (when functions are probed), DATA..., KSYMS, TRAILER.  Readers must
+ * not depend on the order of metadata chunks and must skip chunk types they
+ * do not know.
  */
 #ifndef __GTSC_FILE_H
 #define __GTSC_FILE_H
@@ -51,12 +52,14 @@ struct gtsc_file_hdr {
 enum gtsc_chunk_type {
 	GTSC_CHUNK_META = 1,	      /* key=value lines: host, kernel, clock, options, ... */
 	GTSC_CHUNK_FEATURES = 2,      /* key=value lines: the kernel feature-probe table */
-	GTSC_CHUNK_CHANNELS = 3,      /* id name scope nr_rings ring_bytes mode, tab separated */
+	GTSC_CHUNK_CHANNELS = 3,      /* id name scope nr_rings ring_bytes mode sub_size nr_sub, tabs */
 	GTSC_CHUNK_SYSCALLS = 4,      /* nr name [type arg]..., tab separated */
 	GTSC_CHUNK_EVENT_FORMATS = 5, /* tracefs format files of the events recorded, verbatim */
 	GTSC_CHUNK_DATA = 6,	      /* records */
 	GTSC_CHUNK_KSYMS = 7,	      /* "hexaddr name" lines, sorted, for the call sites seen */
 	GTSC_CHUNK_TRAILER = 8,	      /* stats lines; its presence means the recorder ended cleanly */
+	GTSC_CHUNK_FUNCS = 9,	      /* probed functions (-k), tab separated: see below */
+	GTSC_CHUNK_STACKS = 10,	      /* kernel stacks the records name by id: see below */
 	GTSC_CHUNK_TYPE_MAX,
 };
 
@@ -79,8 +82,29 @@ _Static_assert(sizeof(struct gtsc_file_hdr) == 32, "file header is ABI");
 _Static_assert(sizeof(struct gtsc_chunk_hdr) == 24, "chunk header is ABI");
 
 /*
+ * FUNCS lines (tab separated), one per probed function, its id being what
+ * struct gtsc_rec_func.func_id holds:
+ *   <id> <name> <hexaddr> <probes> <kind> <return type> [<kind> <arg type> <arg name>]...
+ * probes is "entry" or "entry,return"; the types are C text from the
+ * recording kernel's BTF, the return type "?" (and no arguments) without
+ * it.  A kind says how the register prints: 's' or 'u' and the byte size
+ * for integers and enums, "p8" for pointers, "x0" (hex) for the rest.
+ */
+
+/*
+ * STACKS lines (tab separated), written before KSYMS, which names their frames:
+ *   <source>	<id>	<hexaddr> <hexaddr>...
+ * source is the records' class ("kmem"), id what its records hold
+ * (gtsc_rec_kmem_alloc.stack_id), frames innermost first.
+ */
+
+/*
  * TRAILER lines (tab separated):
  *   stat	<channel id>	<cpu>	<written>	<dropped>
+ *   flight	<channel id>	<cpu|all>	<written>	<retained>	<overwritten>	<torn>
+ *                                  (an overwrite channel's region: per CPU, or "all"
+ *                                  for a global one; its retained records are the
+ *                                  file's records of that channel)
  *   prog	<program name>	<recursion misses>
  *   meta	<key>	<value>          (end_ns, records, ...)
  */

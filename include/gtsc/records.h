@@ -21,7 +21,7 @@
 #endif
 
 #define GTSC_REC_ABI_MAJOR 1
-#define GTSC_REC_ABI_MINOR 0
+#define GTSC_REC_ABI_MINOR 2 /* 1: kmem_alloc.stack_id, 2: GTSC_REC_FUNC */
 
 enum gtsc_rec_type {
 	GTSC_REC_NONE = 0,
@@ -32,6 +32,7 @@ enum gtsc_rec_type {
 	GTSC_REC_KMEM_CACHE = 5, /* names a cache id, once per cache */
 	GTSC_REC_TASK = 6,	 /* fork/exec/exit: gives pids their comm */
 	GTSC_REC_DROPS = 7,	 /* written by userspace: drops seen in a drain window */
+	GTSC_REC_FUNC = 8,	 /* function probe hit (-k): entry or return */
 	GTSC_REC_TYPE_MAX,
 };
 
@@ -86,6 +87,7 @@ enum gtsc_payload_kind {
 enum gtsc_payload_flags {
 	GTSC_PAY_TRUNCATED = 1 << 0, /* more data than captured (-s) */
 	GTSC_PAY_FAULT = 1 << 1,     /* the read faulted: len 0, print the pointer */
+	GTSC_PAY_MORE = 1 << 2,      /* last element captured of an array that goes on */
 };
 
 struct gtsc_payload_item {
@@ -107,6 +109,8 @@ enum gtsc_kmem_kind {
 /*
  * kmemtrace-style allocation.  For pages, ptr is the pfn, bytes_* are
  * PAGE_SIZE << order and call_site is 0 (the tracepoint has none).
+ * stack_id (ABI 1.1; records of 1.0 end before it) is the allocation's
+ * kernel stack in the trace's GTSC_CHUNK_STACKS, 0 when none was taken.
  */
 struct gtsc_rec_kmem_alloc {
 	struct gtsc_rec_hdr hdr;
@@ -121,6 +125,8 @@ struct gtsc_rec_kmem_alloc {
 	__u8 order;
 	__s8 migratetype; /* pages only, -1 otherwise */
 	__u8 __pad[5];
+	__u32 stack_id; /* the BPF stack map's id + 1; 0: none */
+	__u32 __pad2;
 };
 
 struct gtsc_rec_kmem_free {
@@ -170,31 +176,59 @@ struct gtsc_rec_drops {
 	__u32 __pad;
 };
 
+enum gtsc_func_kind {
+	GTSC_FUNC_ENTRY = 0,
+	GTSC_FUNC_RETURN = 1,
+};
+
+/*
+ * A function probe hit.  func_id indexes the trace's FUNCS chunk (name,
+ * address, prototype).  Entry: args[] are the first six argument registers,
+ * ret and latency_ns are 0.  Return: ret is the return register, latency_ns
+ * the time since this thread's entry into the same function (0 when that
+ * entry was not seen), args[] are 0.
+ */
+struct gtsc_rec_func {
+	struct gtsc_rec_hdr hdr;
+	__u32 func_id;
+	__u8 kind; /* enum gtsc_func_kind */
+	__u8 __pad[3];
+	__u32 stack_id; /* as kmem_alloc's (source "funcs"); 0: none */
+	__u32 __pad2;
+	__u64 ip; /* probed address as the kernel reports it (0 if it cannot say) */
+	__u64 ret;
+	__u64 latency_ns;
+	__u64 args[6];
+};
+
 /* Sizes are ABI: a change here is a major ABI change. */
 #define GTSC_REC_ASSERT_SIZE(type, sz) _Static_assert(sizeof(type) == (sz), #type " changed size")
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_hdr, 24);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_sys_enter, 80);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_sys_exit, 40);
-GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_alloc, 72);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_alloc, 80);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_free, 56);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_cache, 72);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_task, 56);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_drops, 48);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_func, 112);
 GTSC_REC_ASSERT_SIZE(struct gtsc_payload_item, 8);
 
 /*
  * Smallest valid size of each known type: a reader rejects a shorter record
  * and ignores bytes past the fields it knows (they were appended later).
+ * A type that grew keeps its first size here, so that older traces read.
  */
 #define GTSC_REC_MIN_SIZES                                                                          \
 	{                                                                                          \
 		[GTSC_REC_SYS_ENTER] = sizeof(struct gtsc_rec_sys_enter),                          \
 		[GTSC_REC_SYS_EXIT] = sizeof(struct gtsc_rec_sys_exit),                            \
-		[GTSC_REC_KMEM_ALLOC] = sizeof(struct gtsc_rec_kmem_alloc),                        \
+		[GTSC_REC_KMEM_ALLOC] = __builtin_offsetof(struct gtsc_rec_kmem_alloc, stack_id),  \
 		[GTSC_REC_KMEM_FREE] = sizeof(struct gtsc_rec_kmem_free),                          \
 		[GTSC_REC_KMEM_CACHE] = sizeof(struct gtsc_rec_kmem_cache),                        \
 		[GTSC_REC_TASK] = sizeof(struct gtsc_rec_task),                                    \
 		[GTSC_REC_DROPS] = sizeof(struct gtsc_rec_drops),                                  \
+		[GTSC_REC_FUNC] = sizeof(struct gtsc_rec_func),                                    \
 	}
 
 #endif /* __GTSC_RECORDS_H */

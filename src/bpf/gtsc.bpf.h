@@ -48,27 +48,115 @@ GTSC_EXTERN struct {
 	__type(value, __u8);
 } gtsc_pids SEC(".maps");
 
+/* --cgroup: the loader puts the cgroup v2 directory's fd at index 0. */
+GTSC_EXTERN struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} gtsc_cgroup SEC(".maps");
+
+/*
+ * Flight channels (layout in gtsc_shared.h).  A record is built in a per-CPU
+ * scratch entry and copied into slots at submit: event code fills one
+ * contiguous record, while slots interleave their seq words with the data
+ * and a record may wrap at the region's end.  One entry per nesting level
+ * (a kmalloc in an IRQ over a syscall's writer), claimed with an exchange so
+ * that no order of writers is assumed.
+ */
+struct gtsc_flight_scratch {
+	__u64 busy;
+	__u8 data[GTSC_FLIGHT_MAX_REC];
+};
+
+GTSC_EXTERN struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* set by the loader: every flight region's slots */
+	__type(key, __u32);
+	__type(value, struct gtsc_flight_slot);
+} gtsc_flight SEC(".maps");
+
+GTSC_EXTERN struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* set by the loader: one per flight region */
+	__type(key, __u32);
+	__type(value, struct gtsc_flight_head);
+} gtsc_flight_heads SEC(".maps");
+
+GTSC_EXTERN struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, GTSC_FLIGHT_NEST); /* the loader makes it 1 without flight channels */
+	__type(key, __u32);
+	__type(value, struct gtsc_flight_scratch);
+} gtsc_flight_scratch SEC(".maps");
+
 /* Load-time configuration (rodata, set between open and load). */
 GTSC_EXTERN const volatile __u32 gtsc_self_tgid;
 GTSC_EXTERN const volatile __u32 gtsc_filter_pids;
 GTSC_EXTERN const volatile struct gtsc_class_route gtsc_routes[GTSC_CLASS_MAX];
+/* -C: comms as two zero-padded words each; --cgroup: gtsc_cgroup[0] is the cgroup. */
+GTSC_EXTERN const volatile __u32 gtsc_filter_nr_comms;
+GTSC_EXTERN const volatile __u64 gtsc_filter_comms[GTSC_MAX_COMMS][2];
+GTSC_EXTERN const volatile __u32 gtsc_filter_cgroup;
 
 /* Run-time switch: programs stay attached, records are written only while set. */
 GTSC_EXTERN volatile __u32 gtsc_on;
 
+/*
+ * --snapshot-on syscall=NR: a traced task entering NR bumps gtsc_trigger_hits,
+ * which the recorder polls in the mmapped bss and answers with a snapshot;
+ * at most one trigger per gtsc_trigger_gap_ns.
+ */
+GTSC_EXTERN const volatile __u32 gtsc_trigger_on;
+GTSC_EXTERN const volatile __s32 gtsc_trigger_nr;
+GTSC_EXTERN const volatile __u64 gtsc_trigger_gap_ns;
+GTSC_EXTERN volatile __u64 gtsc_trigger_hits;
+GTSC_EXTERN volatile __u64 gtsc_trigger_last_ns;
+
 struct gtsc_slot {
-	void *ring;
+	void *ring; /* overwrite mode: the scratch entry */
 	void *rec;
 	__u32 class;
+	__u32 size; /* overwrite mode: bytes reserved */
+	bool flight;
 };
 
+/* bpf_get_current_comm zero-pads (strncpy, later strscpy_pad): compare words. */
+static __always_inline bool gtsc_comm_wanted(void)
+{
+	__u64 comm[2] = {};
+
+	if (!gtsc_filter_nr_comms)
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (__u32 i = 0; i < GTSC_MAX_COMMS && i < gtsc_filter_nr_comms; i++)
+		if (comm[0] == gtsc_filter_comms[i][0] && comm[1] == gtsc_filter_comms[i][1])
+			return true;
+	return false;
+}
+
+/* The cgroup or one below it; by fd, so that cgroup namespaces do not matter. */
+static __always_inline bool gtsc_cgroup_wanted(void)
+{
+	if (!gtsc_filter_cgroup)
+		return true;
+	return bpf_current_task_under_cgroup(&gtsc_cgroup, 0) == 1;
+}
+
+/*
+ * Called in the context of the task the event is about, or of its parent at
+ * fork (TGID is then the child's, whose comm and cgroup are still the
+ * parent's): comm and cgroup are read from the current task.
+ */
 static __always_inline bool gtsc_tgid_wanted(__u32 tgid)
 {
 	if (tgid == gtsc_self_tgid)
 		return false;
 	if (gtsc_filter_pids && !bpf_map_lookup_elem(&gtsc_pids, &tgid))
 		return false;
-	return true;
+	return gtsc_comm_wanted() && gtsc_cgroup_wanted();
 }
 
 /* The filter every event passes before it may cost ring space. */
@@ -93,6 +181,152 @@ static __always_inline void gtsc_count(__u32 class, bool dropped)
 		__sync_fetch_and_add(&c->written, 1);
 }
 
+static __always_inline void *gtsc_ring(__u32 class)
+{
+	__u32 idx = gtsc_routes[class].ring_base;
+
+	if (gtsc_routes[class].percpu)
+		idx += bpf_get_smp_processor_id();
+	return bpf_map_lookup_elem(&gtsc_rings, &idx);
+}
+
+static __always_inline void gtsc_fill_hdr(struct gtsc_rec_hdr *h, __u16 type, __u32 size)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	h->type = type;
+	h->size = size;
+	h->cpu = bpf_get_smp_processor_id();
+	h->flags = 0;
+	h->pid = id >> 32;
+	h->tid = (__u32)id;
+	h->ts_ns = bpf_ktime_get_ns();
+}
+
+/* ---- flight channels ---- */
+
+static __always_inline void *gtsc_flight_reserve(struct gtsc_slot *s, __u32 size)
+{
+	if (size > GTSC_FLIGHT_MAX_REC)
+		return NULL;
+	for (__u32 d = 0; d < GTSC_FLIGHT_NEST; d++) {
+		struct gtsc_flight_scratch *sc = bpf_map_lookup_elem(&gtsc_flight_scratch, &d);
+
+		if (sc && !__sync_lock_test_and_set(&sc->busy, 1)) {
+			s->ring = sc;
+			s->size = size;
+			return sc->data;
+		}
+	}
+	return NULL; /* deeper than task, softirq, hardirq and NMI: counted as a drop */
+}
+
+/*
+ * Sets SL's seq: 0 before its data changes, so that a reader copying it sees
+ * the change, then the position after.  x86 makes stores visible in program
+ * order (TSO): a plain store is both, with the compiler kept from moving the
+ * data stores across it; elsewhere an exchange (a full barrier) is needed.
+ */
+static __always_inline void gtsc_flight_seq(struct gtsc_flight_slot *sl, __u64 seq)
+{
+#if defined(__TARGET_ARCH_x86)
+	asm volatile("" ::: "memory");
+	*(volatile __u64 *)&sl->seq = seq;
+	asm volatile("" ::: "memory");
+#else
+	__sync_lock_test_and_set(&sl->seq, seq);
+#endif
+}
+
+/*
+ * Claims the record's slots with one fetch-add on the region's head (writers
+ * of a global channel on other CPUs, or nested ones, take the next ones) and
+ * publishes each slot once its data is in.
+ * Counted as written once published, so that a reader after a stop (which
+ * waits for running programs) finds every record it was told of.
+ */
+static __always_inline void gtsc_flight_commit(struct gtsc_slot *s)
+{
+	const volatile struct gtsc_class_route *r = &gtsc_routes[s->class];
+	struct gtsc_flight_scratch *sc = s->ring;
+	__u32 region = r->percpu ? bpf_get_smp_processor_id() : 0;
+	__u32 hidx = r->head_base + region, mask = r->flight_slots - 1;
+	__u32 base = r->flight_base + region * r->flight_slots;
+	__u32 k = (s->size + GTSC_FLIGHT_DATA - 1) / GTSC_FLIGHT_DATA;
+	struct gtsc_flight_head *h = bpf_map_lookup_elem(&gtsc_flight_heads, &hidx);
+	__u64 pos;
+
+	if (!h) {
+		sc->busy = 0;
+		gtsc_count(s->class, true);
+		return;
+	}
+	pos = __sync_fetch_and_add(&h->pos, k);
+	for (__u32 i = 0; i < GTSC_FLIGHT_MAX_SLOTS && i < k; i++) {
+		__u32 idx = base + ((pos + i) & mask);
+		struct gtsc_flight_slot *sl = bpf_map_lookup_elem(&gtsc_flight, &idx);
+
+		if (!sl)
+			break;
+		gtsc_flight_seq(sl, 0);
+		__builtin_memcpy(sl->data, sc->data + i * GTSC_FLIGHT_DATA, GTSC_FLIGHT_DATA);
+		gtsc_flight_seq(sl, (pos + i + 1) | (i ? 0 : GTSC_FLIGHT_FIRST));
+	}
+	/* Reused only by a later writer on this CPU: program order suffices. */
+	asm volatile("" ::: "memory");
+	*(volatile __u64 *)&sc->busy = 0;
+	gtsc_count(s->class, false);
+}
+
+static __always_inline bool gtsc_flight_begin(struct gtsc_slot *s, __u16 type, __u32 size)
+{
+	s->rec = gtsc_flight_reserve(s, size);
+	if (!s->rec) {
+		gtsc_count(s->class, true);
+		return false;
+	}
+	gtsc_fill_hdr(s->rec, type, size);
+	return true;
+}
+
+/* gtsc_output's overwrite mode: REC's bounds are its caller's, so a kernel read copies it. */
+static __always_inline void gtsc_flight_output(__u32 class, const void *rec, __u32 size)
+{
+	struct gtsc_slot s = { .class = class, .flight = true };
+	void *buf;
+
+	if (size > GTSC_FLIGHT_MAX_REC) {
+		gtsc_count(class, true);
+		return;
+	}
+	buf = gtsc_flight_reserve(&s, size);
+	if (!buf) {
+		gtsc_count(class, true);
+		return;
+	}
+	bpf_probe_read_kernel(buf, size, rec);
+	gtsc_flight_commit(&s);
+}
+
+/* A trigger, at most one per gap: the compare-and-swap elects one CPU when several fire. */
+static __always_inline void gtsc_trigger(void)
+{
+	__u64 now = bpf_ktime_get_ns(), last = gtsc_trigger_last_ns;
+
+	if (last && now - last < gtsc_trigger_gap_ns)
+		return;
+	if (__sync_val_compare_and_swap((__u64 *)&gtsc_trigger_last_ns, last, now) != last)
+		return;
+	__sync_fetch_and_add((__u64 *)&gtsc_trigger_hits, 1);
+}
+
+/* Whether or not the call is recorded (-e syscalls=LIST), if its task is traced. */
+static __always_inline void gtsc_trigger_syscall(long nr)
+{
+	if (gtsc_trigger_on && nr == gtsc_trigger_nr && gtsc_wanted())
+		gtsc_trigger();
+}
+
 /*
  * Reserves SIZE (a compile-time constant) bytes in the class's ring for this
  * CPU and fills the common header.  A full ring is counted as a drop, so that
@@ -100,14 +334,12 @@ static __always_inline void gtsc_count(__u32 class, bool dropped)
  */
 static __always_inline bool gtsc_reserve(struct gtsc_slot *s, __u32 class, __u16 type, __u32 size)
 {
-	__u32 idx = gtsc_routes[class].ring_base;
-	struct gtsc_rec_hdr *h;
-	__u64 id;
-
-	if (gtsc_routes[class].percpu)
-		idx += bpf_get_smp_processor_id();
 	s->class = class;
-	s->ring = bpf_map_lookup_elem(&gtsc_rings, &idx);
+	/* rodata: the verifier removes the branch a class does not take */
+	s->flight = gtsc_routes[class].mode == GTSC_MODE_OVERWRITE;
+	if (s->flight)
+		return gtsc_flight_begin(s, type, size);
+	s->ring = gtsc_ring(class);
 	if (!s->ring) {
 		gtsc_count(class, true);
 		return false;
@@ -117,15 +349,7 @@ static __always_inline bool gtsc_reserve(struct gtsc_slot *s, __u32 class, __u16
 		gtsc_count(class, true);
 		return false;
 	}
-	h = s->rec;
-	id = bpf_get_current_pid_tgid();
-	h->type = type;
-	h->size = size;
-	h->cpu = bpf_get_smp_processor_id();
-	h->flags = 0;
-	h->pid = id >> 32;
-	h->tid = (__u32)id;
-	h->ts_ns = bpf_ktime_get_ns();
+	gtsc_fill_hdr(s->rec, type, size);
 	return true;
 }
 
@@ -135,10 +359,51 @@ static __always_inline void gtsc_submit(struct gtsc_slot *s)
 {
 	__u64 flags = BPF_RB_NO_WAKEUP;
 
+	if (s->flight) {
+		gtsc_flight_commit(s);
+		return;
+	}
 	if (bpf_ringbuf_query(s->ring, BPF_RB_AVAIL_DATA) >= gtsc_routes[s->class].wake_bytes)
 		flags = BPF_RB_FORCE_WAKEUP;
 	gtsc_count(s->class, false);
 	bpf_ringbuf_submit(s->rec, flags);
+}
+
+/*
+ * Writes a record whose size is known only at run time (captured user
+ * memory), built in scratch memory REC with its header filled: a dynptr
+ * reservation takes a variable size where bpf_ringbuf_reserve wants a
+ * constant (both 5.19+).  SIZE must be at most MAX, a constant the verifier
+ * checks REC's bounds with.  Counted as gtsc_reserve/gtsc_submit count: a
+ * drop when the ring is full, else written before the record is committed,
+ * so that a flush waiting for consumed == written cannot miss it; the same
+ * sparse wakeups.
+ */
+static __always_inline void gtsc_output(__u32 class, const void *rec, __u32 size, __u32 max)
+{
+	void *ring;
+	__u64 flags = BPF_RB_NO_WAKEUP;
+	struct bpf_dynptr dp;
+
+	if (gtsc_routes[class].mode == GTSC_MODE_OVERWRITE) {
+		gtsc_flight_output(class, rec, size);
+		return;
+	}
+	ring = gtsc_ring(class);
+	if (!ring || size > max) {
+		gtsc_count(class, true);
+		return;
+	}
+	if (bpf_ringbuf_reserve_dynptr(ring, size, 0, &dp)) {
+		bpf_ringbuf_discard_dynptr(&dp, 0); /* required even when reserving failed */
+		gtsc_count(class, true);
+		return;
+	}
+	bpf_dynptr_write(&dp, 0, (void *)rec, size, 0);
+	if (bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= gtsc_routes[class].wake_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	gtsc_count(class, false);
+	bpf_ringbuf_submit_dynptr(&dp, flags);
 }
 
 #endif

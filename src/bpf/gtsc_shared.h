@@ -16,12 +16,20 @@ enum gtsc_class {
 	GTSC_CLASS_TASK = 0, /* fork/exec/exit: always on, names pids */
 	GTSC_CLASS_SYSCALLS = 1,
 	GTSC_CLASS_KMEM = 2,
+	GTSC_CLASS_FUNCS = 3, /* function probes (-k) */
 	GTSC_CLASS_MAX,
 };
 
 #define GTSC_MAX_CHANNELS 16
 #define GTSC_MAX_CPUS 1024
 #define GTSC_MAX_TRACKED_PIDS 65536
+#define GTSC_MAX_COMMS 8 /* -C names per session */
+
+/*
+ * A function probe's BPF cookie: the function id (FUNCS chunk) in the low
+ * 32 bits, and this bit when a return probe wants the entry time.
+ */
+#define GTSC_FUNC_COOKIE_TIMED (1ULL << 32)
 
 /*
  * Where a class writes: rings of all channels sit in one ARRAY_OF_MAPS, a
@@ -33,8 +41,50 @@ struct gtsc_class_route {
 	__u32 channel;
 	__u32 ring_base;
 	__u32 percpu;
-	__u32 __pad;
+	__u32 mode;	  /* enum gtsc_chan_mode */
 	__u64 wake_bytes; /* wake the consumer only once this much is pending */
+	/* Overwrite mode: the class's regions in gtsc_flight, one per CPU or one. */
+	__u32 flight_base;  /* first slot of region 0 */
+	__u32 flight_slots; /* slots per region, a power of two */
+	__u32 head_base;    /* region 0's entry in gtsc_flight_heads */
+	__u32 __pad;
+};
+
+enum gtsc_chan_mode {
+	GTSC_MODE_DISCARD = 0,	 /* BPF ring buffer: a full ring drops (and counts) the record */
+	GTSC_MODE_OVERWRITE = 1, /* flight region: the newest records overwrite the oldest */
+};
+
+/*
+ * Flight channels (overwrite mode) before BPF_F_RB_OVERWRITE (Linux 6.19):
+ * one BPF_F_MMAPABLE array of 64-byte slots, a region of a power of two
+ * slots per (channel, CPU) or per global channel, and a head per region
+ * counting the slots ever claimed in it.  A record takes the consecutive
+ * positions head..head+k-1 (modulo the region), 56 bytes of it per slot;
+ * each slot's seq is 0 while it is written, then its position + 1, with
+ * GTSC_FLIGHT_FIRST on the record's first slot.  Readers check seq before
+ * and after copying (a seqlock), so a record overwritten under them is
+ * skipped, never half read.
+ */
+#define GTSC_FLIGHT_SLOT 64
+#define GTSC_FLIGHT_DATA 56
+#define GTSC_FLIGHT_FIRST (1ULL << 63)
+/* A record spans at most this many slots: 14 KiB, more than a syscall record
+ * with captured memory takes; a region has at least this many. */
+#define GTSC_FLIGHT_MAX_SLOTS 256
+#define GTSC_FLIGHT_MAX_REC (GTSC_FLIGHT_MAX_SLOTS * GTSC_FLIGHT_DATA)
+/* Writers one CPU can nest: task, softirq, hardirq, NMI. */
+#define GTSC_FLIGHT_NEST 4
+
+struct gtsc_flight_slot {
+	__u64 seq;
+	__u8 data[GTSC_FLIGHT_DATA];
+};
+
+/* A cache line each: CPUs writing their own regions do not share one. */
+struct gtsc_flight_head {
+	__u64 pos; /* slots claimed so far */
+	__u64 __pad[7];
 };
 
 struct gtsc_chan_counters {

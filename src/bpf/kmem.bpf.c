@@ -23,6 +23,24 @@
 /* Typeless and weak: resolved from kallsyms when the kernel randomizes it. */
 extern const void vmemmap_base __ksym __weak;
 
+#define GTSC_KMEM_STACK_DEPTH 32 /* frames kept of an allocation's stack */
+
+/*
+ * record --stacks: the allocation's kernel stack, stored once per distinct
+ * stack; records carry its id + 1.  Without --stacks the loader shrinks the
+ * map to one entry and leaves the flag off.  No BPF_F_REUSE_STACKID: a
+ * stack that collides with another in the map gets no id rather than
+ * overwriting one that earlier records name.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, GTSC_KMEM_STACK_DEPTH * sizeof(__u64));
+} gtsc_kmem_stacks SEC(".maps");
+
+const volatile __u32 gtsc_kmem_stacks_on = 0;
+
 /* kmem_caches already named in this trace (one GTSC_REC_KMEM_CACHE each). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -44,7 +62,17 @@ struct kmem_alloc_args {
 	__s8 migratetype;
 };
 
-static __always_inline int kmem_alloc(const struct kmem_alloc_args *a)
+static __always_inline __u32 kmem_stack_id(void *ctx)
+{
+	long id;
+
+	if (!gtsc_kmem_stacks_on)
+		return 0;
+	id = bpf_get_stackid(ctx, &gtsc_kmem_stacks, 0);
+	return id < 0 ? 0 : id + 1;
+}
+
+static __always_inline int kmem_alloc(void *ctx, const struct kmem_alloc_args *a)
 {
 	struct gtsc_rec_kmem_alloc *e;
 	struct gtsc_slot s;
@@ -63,6 +91,8 @@ static __always_inline int kmem_alloc(const struct kmem_alloc_args *a)
 	e->order = a->order;
 	e->migratetype = a->migratetype;
 	__builtin_memset(e->__pad, 0, sizeof(e->__pad));
+	e->stack_id = kmem_stack_id(ctx);
+	e->__pad2 = 0;
 	gtsc_submit(&s);
 	return 0;
 }
@@ -128,7 +158,7 @@ int BPF_PROG(gtsc_kmalloc_btf, unsigned long call_site, const void *ptr, size_t 
 
 	if (!gtsc_wanted())
 		return 0;
-	return kmem_alloc(&a);
+	return kmem_alloc(ctx, &a);
 }
 
 SEC("tp_btf/kfree")
@@ -159,7 +189,7 @@ int BPF_PROG(gtsc_cache_alloc_btf, unsigned long call_site, const void *ptr, str
 	if (!gtsc_wanted())
 		return 0;
 	kmem_name_cache(s);
-	return kmem_alloc(&a);
+	return kmem_alloc(ctx, &a);
 }
 
 SEC("tp_btf/kmem_cache_free")
@@ -187,7 +217,7 @@ int gtsc_kmalloc_tp(struct trace_event_raw_kmalloc___gtsc *ctx)
 
 	if (!gtsc_wanted())
 		return 0;
-	return kmem_alloc(&a);
+	return kmem_alloc(ctx, &a);
 }
 
 SEC("tp/kmem/kfree")
@@ -215,7 +245,7 @@ int gtsc_cache_alloc_tp(struct trace_event_raw_kmem_cache_alloc___gtsc *ctx)
 
 	if (!gtsc_wanted())
 		return 0;
-	return kmem_alloc(&a);
+	return kmem_alloc(ctx, &a);
 }
 
 SEC("tp/kmem/kmem_cache_free")
@@ -260,7 +290,7 @@ int BPF_PROG(gtsc_page_alloc_btf, struct page *page, unsigned int order, gfp_t g
 	if (!gtsc_wanted())
 		return 0;
 	a.ptr = arg_page_to_pfn(ctx);
-	return kmem_alloc(&a);
+	return kmem_alloc(ctx, &a);
 }
 
 SEC("tp_btf/mm_page_free")
@@ -288,7 +318,7 @@ int gtsc_page_alloc_tp(struct trace_event_raw_mm_page_alloc___gtsc *ctx)
 
 	if (!gtsc_wanted())
 		return 0;
-	return kmem_alloc(&a);
+	return kmem_alloc(ctx, &a);
 }
 
 SEC("tp/kmem/mm_page_free")

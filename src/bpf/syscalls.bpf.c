@@ -5,8 +5,16 @@
  * trace's metadata.  tp_btf reads pt_regs directly (BTF-typed, cheapest);
  * raw_tp is the fallback for kernels whose tp_btf prototype does not match,
  * and copies pt_regs with one probe read.
+ *
+ * Two things happen before a record costs ring space: the syscall filter
+ * and, for the few syscalls whose arguments point at user memory worth
+ * keeping (paths, written and read data, sockaddrs; the table is gtsc_cap,
+ * filled by the loader), a capture bounded by gtsc_syscalls.h.  One rodata
+ * byte per syscall number says which: every other syscall writes the fixed
+ * 80/40-byte record exactly as before, after one load and one test.
  */
 #include "gtsc.bpf.h"
+#include "gtsc_syscalls.h"
 
 /* libbpf 1.1 (Debian 12) stops at PARM5; x86-64 passes the 6th in r9. */
 #ifndef PT_REGS_PARM6_SYSCALL
@@ -17,30 +25,487 @@
 #endif
 #endif
 
-static __always_inline int sys_enter_body(struct pt_regs *regs, long id)
+#ifndef EFAULT
+#define EFAULT 14
+#endif
+
+/* Load-time configuration, set by the loader (session.c) before load. */
+const volatile __u8 gtsc_sys_nr[GTSC_NR_SYSCALLS] = {}; /* enum gtsc_sys_nr_flags */
+const volatile __u32 gtsc_sys_filter_on = 0; /* numbers past the table: filtered out */
+const volatile struct gtsc_cap_set gtsc_cap[GTSC_NR_SYSCALLS] = {};
+const volatile __u32 gtsc_cap_data = GTSC_CAP_DATA_DEFAULT; /* -s */
+
+/*
+ * A capturing call's record is built here, then copied into the ring once
+ * its size is known.  Per CPU, with a busy flag: BPF programs run with
+ * migration off, and the syscall tracepoints' BPF probes disable
+ * preemption too (6.13+ made the tracepoints faultable and added that to
+ * include/trace/bpf_probe.h), but should a program be preempted, one that
+ * then runs on its CPU finds the scratch busy and writes its record without
+ * payload.  No IRQ-time program uses this map.
+ *
+ * Items start below ITEM_OFF_END and one takes at most 8 + GTSC_CAP_PATH_MAX
+ * + 1 bytes of scratch (a string is read with room for one byte past its
+ * bound), so every write stays inside SCRATCH_SZ and a record under REC_MAX
+ * (12.3 KiB); a call whose items would start past ITEM_OFF_END loses them.
+ */
+#define SCRATCH_SZ 16384
+#define ITEM_OFF_END 8192
+#define ITEM_HDR ((__u32)sizeof(struct gtsc_payload_item))
+#define REC_MAX (ITEM_OFF_END + ITEM_HDR + GTSC_CAP_PATH_MAX + 8)
+
+/* A read that faulted at enter, to retry at exit (the page may be in by then). */
+struct cap_retry {
+	__u64 ptr;
+	__u32 len; /* bytes to read, or a string's bound */
+	__u8 how;  /* enum gtsc_cap_how */
+	__u8 arg;
+	__u8 index;
+	__u8 flags; /* GTSC_PAY_TRUNCATED already known at enter */
+};
+
+/* What sys_exit needs from sys_enter, per thread. */
+struct cap_pending {
+	__s32 nr;
+	__u32 nr_retry;
+	__u64 args[6];
+	struct cap_retry retry[GTSC_CAP_RETRY_MAX];
+};
+
+/*
+ * off and last live here, not on the stack: loaded from a map they are
+ * unknown to the verifier, and masked to the same range on every path, so
+ * that its states converge instead of multiplying with each item's length.
+ */
+struct cap_scratch {
+	__u8 rec[SCRATCH_SZ];
+	struct cap_pending pend;
+	__u32 off;  /* where the next item starts, from the record's start */
+	__u32 last; /* offset of the last item written */
+	__u32 busy;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cap_scratch);
+} gtsc_cap_scratch SEC(".maps");
+
+/*
+ * Keyed by tid, written at enter only when exit needs it (an output buffer
+ * or a retry), deleted at exit, also when recording is off by then.  An
+ * entry outlives its call only when a thread other than the leader execs
+ * after a faulted read (its exit runs under the leader's tid, de_thread()).
+ * Full (8192 threads inside such calls at once): exits lose their payload.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct cap_pending);
+} gtsc_cap_pending SEC(".maps");
+
+/* Checked first: a filtered-out call costs neither a map lookup nor ring space. */
+static __always_inline __u8 nr_flags(long nr)
+{
+	if ((unsigned long)nr >= GTSC_NR_SYSCALLS)
+		return gtsc_sys_filter_on ? GTSC_SYS_SKIP : 0;
+	return gtsc_sys_nr[nr];
+}
+
+/* NULL when another program on this CPU is using it (see cap_scratch). */
+static __always_inline struct cap_scratch *scratch_get(void)
+{
+	__u32 zero = 0;
+	struct cap_scratch *sc = bpf_map_lookup_elem(&gtsc_cap_scratch, &zero);
+
+	if (!sc || *(volatile __u32 *)&sc->busy)
+		return NULL;
+	*(volatile __u32 *)&sc->busy = 1;
+	return sc;
+}
+
+static __always_inline void scratch_put(struct cap_scratch *sc)
+{
+	*(volatile __u32 *)&sc->busy = 0;
+}
+
+/* ---- payload items ---- */
+
+static __always_inline __u32 round8(__u32 n)
+{
+	return (n + 7) & ~7U;
+}
+
+/* Zeroes the bytes between the data's end and the next 8-byte boundary:
+ * they hold whatever an earlier record left in the scratch. */
+static __always_inline void zero_pad(__u8 *rec, __u32 off, __u32 len)
+{
+	__u32 tail = len & 7;
+	__u64 *w;
+
+	if (!tail)
+		return;
+	off = (off + ITEM_HDR + (len & ~7U)) & (SCRATCH_SZ - 1);
+	if (off > SCRATCH_SZ - 8)
+		return;
+	w = (__u64 *)(rec + off);
+	*w &= (1ULL << (tail * 8)) - 1;
+}
+
+static __always_inline void put_item(struct cap_scratch *sc, __u32 off, __u8 arg, __u8 kind,
+				     __u8 flags, __u8 index, __u32 len)
+{
+	struct gtsc_payload_item *it = (void *)(sc->rec + off);
+
+	it->arg = arg;
+	it->kind = kind;
+	it->flags = flags;
+	it->index = index;
+	it->len = len;
+	it->__pad = 0;
+	zero_pad(sc->rec, off, len);
+	sc->last = off;
+	sc->off = off + round8(ITEM_HDR + len);
+}
+
+/* Where the next item goes, bounded for the verifier; -1 when the record is full. */
+static __always_inline long item_off(struct cap_scratch *sc)
+{
+	__u32 off = sc->off;
+
+	if (off >= ITEM_OFF_END)
+		return -1;
+	return off & (ITEM_OFF_END - 1);
+}
+
+static __always_inline void cap_fault(struct cap_scratch *sc, __u8 arg, __u8 kind, __u8 index)
+{
+	long off = item_off(sc);
+
+	if (off >= 0)
+		put_item(sc, off, arg, kind, GTSC_PAY_FAULT, index, 0);
+}
+
+/*
+ * A string of up to MAX bytes.  Reading MAX + 2 tells a string of exactly
+ * MAX bytes (returns MAX + 1, the NUL included) from a longer one.
+ * 0 when captured (or the record is full), <0 when the read faulted.
+ */
+static __always_inline long cap_str(struct cap_scratch *sc, __u8 arg, __u8 index, __u64 ptr,
+				    __u32 max)
+{
+	long off = item_off(sc), n;
+	__u8 flags = 0;
+
+	if (off < 0)
+		return 0;
+	if (max > GTSC_CAP_PATH_MAX - 1)
+		max = GTSC_CAP_PATH_MAX - 1;
+	n = bpf_probe_read_user_str(sc->rec + off + ITEM_HDR, max + 2, (void *)ptr);
+	if (n <= 0)
+		return n ? n : -EFAULT;
+	n--; /* the NUL */
+	if (n > max) {
+		n = max;
+		flags = GTSC_PAY_TRUNCATED;
+	}
+	put_item(sc, off, arg, GTSC_PAY_STR, flags, index, n);
+	return 0;
+}
+
+/* LEN bytes (at most GTSC_CAP_DATA_MAX, else cut and flagged); as cap_str. */
+static __always_inline long cap_bytes(struct cap_scratch *sc, __u8 arg, __u8 kind, __u8 flags,
+				      __u64 ptr, __u32 len)
+{
+	long off = item_off(sc), err;
+
+	if (off < 0)
+		return 0;
+	if (len > GTSC_CAP_DATA_MAX) {
+		len = GTSC_CAP_DATA_MAX;
+		flags |= GTSC_PAY_TRUNCATED;
+	}
+	err = bpf_probe_read_user(sc->rec + off + ITEM_HDR, len, (void *)ptr);
+	if (err)
+		return err;
+	put_item(sc, off, arg, kind, flags, 0, len);
+	return 0;
+}
+
+/* min(want, max), flagging the cut; max is -s for data. */
+static __always_inline __u32 clamp_len(__u64 want, __u32 max, __u8 *flags)
+{
+	*flags = 0;
+	if (want > max) {
+		*flags = GTSC_PAY_TRUNCATED;
+		return max;
+	}
+	return want;
+}
+
+static __always_inline __u8 how_kind(__u8 how)
+{
+	switch (how) {
+	case GTSC_CAP_IN_BUF:
+	case GTSC_CAP_OUT_BUF: return GTSC_PAY_BUF;
+	case GTSC_CAP_IN_SOCKADDR:
+	case GTSC_CAP_OUT_SOCKADDR: return GTSC_PAY_SOCKADDR;
+	default: return GTSC_PAY_STR;
+	}
+}
+
+/* ---- sys_enter ---- */
+
+/* Saves a faulted read for exit; without room, the fault is final. */
+static __always_inline void cap_retry_later(struct cap_scratch *sc, struct cap_pending *p, __u8 how,
+					    __u8 arg, __u8 index, __u8 flags, __u64 ptr, __u32 len)
+{
+	__u32 i = p->nr_retry;
+	struct cap_retry *r;
+
+	if (i >= GTSC_CAP_RETRY_MAX) {
+		cap_fault(sc, arg, how_kind(how), index);
+		return;
+	}
+	r = &p->retry[i];
+	r->ptr = ptr;
+	r->len = len;
+	r->how = how;
+	r->arg = arg;
+	r->index = index;
+	r->flags = flags;
+	p->nr_retry = i + 1;
+}
+
+/*
+ * argv: the first GTSC_CAP_ARGV_MAX strings, each cut at -s as strace does,
+ * the last one flagged GTSC_PAY_MORE when the array goes on.  A faulting
+ * array ends the capture with a FAULT item at that index.
+ */
+static __always_inline void cap_strv(struct cap_scratch *sc, struct cap_pending *p, __u8 arg,
+				     __u64 arr)
+{
+	__u32 max = gtsc_cap_data;
+	__u64 s;
+	int i;
+
+	for (i = 0; i < GTSC_CAP_ARGV_MAX; i++) {
+		if (bpf_probe_read_user(&s, sizeof(s), (void *)(arr + i * 8))) {
+			cap_fault(sc, arg, GTSC_PAY_STR, i);
+			return;
+		}
+		if (!s)
+			return;
+		if (cap_str(sc, arg, i, s, max))
+			cap_retry_later(sc, p, GTSC_CAP_PATH, arg, i, 0, s, max);
+	}
+	if (!bpf_probe_read_user(&s, sizeof(s), (void *)(arr + i * 8)) && s &&
+	    sc->last < SCRATCH_SZ - ITEM_HDR)
+		((struct gtsc_payload_item *)(sc->rec + sc->last))->flags |= GTSC_PAY_MORE;
+}
+
+static __always_inline void cap_enter_spec(struct cap_scratch *sc, struct cap_pending *p,
+					   struct gtsc_cap_spec sp)
+{
+	__u64 ptr, len;
+	__u8 flags;
+
+	if (sp.arg > 5 || sp.len_arg > 5)
+		return;
+	ptr = p->args[sp.arg];
+	len = p->args[sp.len_arg];
+	if (!ptr)
+		return; /* NULL: the report prints the argument as it is */
+	switch (sp.how) {
+	case GTSC_CAP_PATH:
+		if (cap_str(sc, sp.arg, 0, ptr, GTSC_CAP_PATH_MAX - 1))
+			cap_retry_later(sc, p, sp.how, sp.arg, 0, 0, ptr, GTSC_CAP_PATH_MAX - 1);
+		break;
+	case GTSC_CAP_STRV:
+		cap_strv(sc, p, sp.arg, ptr);
+		break;
+	case GTSC_CAP_IN_BUF:
+		len = clamp_len(len, gtsc_cap_data, &flags);
+		if (cap_bytes(sc, sp.arg, GTSC_PAY_BUF, flags, ptr, len))
+			cap_retry_later(sc, p, sp.how, sp.arg, 0, flags, ptr, len);
+		break;
+	case GTSC_CAP_IN_SOCKADDR:
+		if ((int)len <= 0)
+			break;
+		len = clamp_len((int)len, GTSC_CAP_SOCKADDR_MAX, &flags);
+		if (cap_bytes(sc, sp.arg, GTSC_PAY_SOCKADDR, flags, ptr, len))
+			cap_retry_later(sc, p, sp.how, sp.arg, 0, flags, ptr, len);
+		break;
+	}
+}
+
+static __always_inline void fill_args(__u64 *args, struct pt_regs *regs)
+{
+	args[0] = PT_REGS_PARM1_SYSCALL(regs);
+	args[1] = PT_REGS_PARM2_SYSCALL(regs);
+	args[2] = PT_REGS_PARM3_SYSCALL(regs);
+	args[3] = PT_REGS_PARM4_SYSCALL(regs);
+	args[4] = PT_REGS_PARM5_SYSCALL(regs);
+	args[5] = PT_REGS_PARM6_SYSCALL(regs);
+}
+
+/* False when the scratch is busy: the caller writes the plain record. */
+static __always_inline bool sys_enter_capture(struct pt_regs *regs, long nr)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct cap_scratch *sc = scratch_get();
+	const volatile struct gtsc_cap_set *set;
+	struct gtsc_rec_sys_enter *e;
+	__u32 flags, size;
+
+	if (!sc)
+		return false;
+	set = &gtsc_cap[nr & (GTSC_NR_SYSCALLS - 1)];
+	flags = set->flags;
+	e = (void *)sc->rec;
+	sc->off = sizeof(*e);
+	sc->last = 0;
+	sc->pend.nr = nr;
+	sc->pend.nr_retry = 0;
+	fill_args(sc->pend.args, regs);
+	for (int i = 0; i < GTSC_CAP_SPECS; i++)
+		cap_enter_spec(sc, &sc->pend, set->spec[i]);
+	size = sc->off;
+	gtsc_fill_hdr(&e->hdr, GTSC_REC_SYS_ENTER, size);
+	e->nr = nr;
+	e->payload_len = size - sizeof(*e);
+	e->__pad = 0;
+	__builtin_memcpy(e->args, sc->pend.args, sizeof(e->args));
+	gtsc_output(GTSC_CLASS_SYSCALLS, e, size, REC_MAX);
+	/* Even when the record was dropped: the exit record stands alone. */
+	if (sc->pend.nr_retry || (flags & GTSC_CAP_F_EXIT))
+		bpf_map_update_elem(&gtsc_cap_pending, &tid, &sc->pend, BPF_ANY);
+	scratch_put(sc);
+	return true;
+}
+
+static __always_inline int sys_enter_plain(struct pt_regs *regs, long id)
 {
 	struct gtsc_rec_sys_enter *e;
 	struct gtsc_slot s;
 
-	if (!gtsc_wanted())
-		return 0;
 	if (!gtsc_reserve(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_ENTER, sizeof(*e)))
 		return 0;
 	e = s.rec;
 	e->nr = id;
 	e->payload_len = 0;
 	e->__pad = 0;
-	e->args[0] = PT_REGS_PARM1_SYSCALL(regs);
-	e->args[1] = PT_REGS_PARM2_SYSCALL(regs);
-	e->args[2] = PT_REGS_PARM3_SYSCALL(regs);
-	e->args[3] = PT_REGS_PARM4_SYSCALL(regs);
-	e->args[4] = PT_REGS_PARM5_SYSCALL(regs);
-	e->args[5] = PT_REGS_PARM6_SYSCALL(regs);
+	fill_args(e->args, regs);
 	gtsc_submit(&s);
 	return 0;
 }
 
-static __always_inline int sys_exit_body(long nr, long ret)
+/* Flags set: filtered out, or captured. */
+static __always_inline int sys_enter_flagged(struct pt_regs *regs, long id, __u8 f)
+{
+	if ((f & GTSC_SYS_SKIP) || !gtsc_wanted())
+		return 0;
+	if (sys_enter_capture(regs, id))
+		return 0;
+	return sys_enter_plain(regs, id);
+}
+
+static __always_inline int sys_enter_body(struct pt_regs *regs, long id)
+{
+	__u8 f;
+
+	gtsc_trigger_syscall(id); /* --snapshot-on syscall=NAME */
+	/* The common case (no flag) costs one load and one test. */
+	f = nr_flags(id);
+	if (f)
+		return sys_enter_flagged(regs, id, f);
+	if (!gtsc_wanted())
+		return 0;
+	return sys_enter_plain(regs, id);
+}
+
+/* ---- sys_exit ---- */
+
+static __always_inline void cap_retry(struct cap_scratch *sc, const struct cap_retry *r, bool newmm)
+{
+	__u8 kind = how_kind(r->how);
+	long err = -EFAULT;
+
+	/* After a successful execve the pointer means something else. */
+	if (!newmm && kind == GTSC_PAY_STR)
+		err = cap_str(sc, r->arg, r->index, r->ptr, r->len);
+	else if (!newmm)
+		err = cap_bytes(sc, r->arg, kind, r->flags, r->ptr, r->len);
+	if (err)
+		cap_fault(sc, r->arg, kind, r->index);
+}
+
+static __always_inline void cap_exit_spec(struct cap_scratch *sc, const struct cap_pending *p,
+					  struct gtsc_cap_spec sp, long ret)
+{
+	__u64 ptr, lenp;
+	__u32 len;
+	__u8 flags;
+	int alen;
+
+	if (sp.arg > 5 || sp.len_arg > 5 || ret < 0)
+		return;
+	ptr = p->args[sp.arg];
+	lenp = p->args[sp.len_arg];
+	if (!ptr)
+		return;
+	switch (sp.how) {
+	case GTSC_CAP_OUT_BUF:
+	case GTSC_CAP_OUT_STR:
+		len = clamp_len(ret, gtsc_cap_data, &flags);
+		break;
+	case GTSC_CAP_OUT_SOCKADDR:
+		/* accept, recvfrom, getsockname: the kernel wrote back the length too. */
+		if (!lenp || bpf_probe_read_user(&alen, sizeof(alen), (void *)lenp) || alen <= 0)
+			return;
+		len = clamp_len(alen, GTSC_CAP_SOCKADDR_MAX, &flags);
+		break;
+	default:
+		return;
+	}
+	if (cap_bytes(sc, sp.arg, how_kind(sp.how), flags, ptr, len))
+		cap_fault(sc, sp.arg, how_kind(sp.how), 0);
+}
+
+/* As sys_enter_capture. */
+static __always_inline bool sys_exit_capture(const struct cap_pending *p, long nr, long ret)
+{
+	const volatile struct gtsc_cap_set *set = &gtsc_cap[nr & (GTSC_NR_SYSCALLS - 1)];
+	bool newmm = (set->flags & GTSC_CAP_F_NEWMM) && ret == 0;
+	struct cap_scratch *sc = scratch_get();
+	__u32 n = p->nr_retry, size;
+	struct gtsc_rec_sys_exit *e;
+
+	if (!sc)
+		return false;
+	e = (void *)sc->rec;
+	sc->off = sizeof(*e);
+	sc->last = 0;
+	for (__u32 i = 0; i < GTSC_CAP_RETRY_MAX; i++)
+		if (i < n)
+			cap_retry(sc, &p->retry[i], newmm);
+	if (set->flags & GTSC_CAP_F_EXIT)
+		for (int i = 0; i < GTSC_CAP_SPECS; i++)
+			cap_exit_spec(sc, p, set->spec[i], ret);
+	size = sc->off;
+	gtsc_fill_hdr(&e->hdr, GTSC_REC_SYS_EXIT, size);
+	e->nr = nr;
+	e->payload_len = size - sizeof(*e);
+	e->__pad = 0;
+	e->ret = ret;
+	gtsc_output(GTSC_CLASS_SYSCALLS, e, size, REC_MAX);
+	scratch_put(sc);
+	return true;
+}
+
+static __always_inline int sys_exit_plain(long nr, long ret)
 {
 	struct gtsc_rec_sys_exit *e;
 	struct gtsc_slot s;
@@ -56,6 +521,34 @@ static __always_inline int sys_exit_body(long nr, long ret)
 	e->ret = ret;
 	gtsc_submit(&s);
 	return 0;
+}
+
+/* Flags set: filtered out, or captured. */
+static __always_inline int sys_exit_flagged(long nr, long ret, __u8 f)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct cap_pending *p;
+	bool done;
+
+	if (f & GTSC_SYS_SKIP)
+		return 0;
+	/* Before the on/off check: an entry must not outlive its call. */
+	p = bpf_map_lookup_elem(&gtsc_cap_pending, &tid);
+	if (!p)
+		return sys_exit_plain(nr, ret);
+	/* Another nr: left by a call whose exit was not seen. */
+	done = p->nr == nr && gtsc_wanted() && sys_exit_capture(p, nr, ret);
+	bpf_map_delete_elem(&gtsc_cap_pending, &tid);
+	return done ? 0 : sys_exit_plain(nr, ret);
+}
+
+static __always_inline int sys_exit_body(long nr, long ret)
+{
+	__u8 f = nr_flags(nr);
+
+	if (f)
+		return sys_exit_flagged(nr, ret, f);
+	return sys_exit_plain(nr, ret);
 }
 
 SEC("tp_btf/sys_enter")
@@ -75,7 +568,7 @@ int BPF_PROG(gtsc_sys_enter_raw, struct pt_regs *regs, long id)
 {
 	struct pt_regs r;
 
-	if (!gtsc_on)
+	if (!gtsc_on || (nr_flags(id) & GTSC_SYS_SKIP))
 		return 0;
 	bpf_probe_read_kernel(&r, sizeof(r), regs);
 	return sys_enter_body(&r, id);

@@ -20,6 +20,9 @@ check() {
 	if "$@"; then pass "$name"; else fail "$name" "$why"; fi
 }
 
+# not COMMAND...: succeeds when COMMAND fails ("check NAME WHY not grep ...").
+not() { ! "$@"; }
+
 # has_line FILE SUBSTRING...: some line of FILE contains every substring.
 has_line() {
 	local f=$1
@@ -53,4 +56,33 @@ wait_for() {
 		sleep 0.05
 	done
 	return 1
+}
+
+# storm_record TEST TRACE WORKLOAD [ARGS...]: WORKLOAD prints its pid and
+# blocks in read(0); it is recorded with -p (syscalls only, 4 KiB rings, at
+# most 4 s) into TRACE, then released.  Sets spid.  Fails, after a FAIL
+# line, when the recorder did not start; stderr stays in $TEST_TMP/err.
+storm_record() {
+	local test=$1 trace=$2 rpid
+	shift 2
+	mkfifo "$TEST_TMP/go"
+	"$@" < "$TEST_TMP/go" > "$TEST_TMP/pid" &
+	spid=$!
+	exec 3> "$TEST_TMP/go" # opening the fifo lets it start and block in read(0)
+	wait_for "$TEST_TMP/pid" "$spid" 5
+	"$GTSC" record -e syscalls -p "$spid" -d 4 --channel syscalls:size=4K -o "$trace" 2> "$TEST_TMP/err" &
+	rpid=$!
+	if ! wait_for "$TEST_TMP/err" "recording" 10; then
+		fail "$test/start" "record did not start: $(head -c 300 "$TEST_TMP/err")"
+		kill $spid $rpid 2>/dev/null
+		exec 3>&-
+		rm -f "$TEST_TMP/go"
+		return 1
+	fi
+	echo g >&3
+	exec 3>&-
+	rm -f "$TEST_TMP/go"
+	wait $spid
+	wait $rpid
+	check "$test/record-exit" "record failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
 }

@@ -7,23 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 N=200000
-mkfifo "$TEST_TMP/go"
-"$WORKLOADS/storm" $N < "$TEST_TMP/go" > "$TEST_TMP/pid" &
-spid=$!
-exec 3> "$TEST_TMP/go" # opening the fifo lets the storm start and block in read(0)
-wait_for "$TEST_TMP/pid" "$spid" 5
-"$GTSC" record -e syscalls -p "$spid" -d 4 --channel syscalls:size=4K -o "$TEST_TMP/t.gtsc" 2> "$TEST_TMP/err" &
-rpid=$!
-if ! wait_for "$TEST_TMP/err" "recording" 10; then
-	fail drops/start "record did not start: $(head -c 300 "$TEST_TMP/err")"
-	kill $spid $rpid 2>/dev/null
-	exit 0
-fi
-echo g >&3
-exec 3>&-
-wait $spid
-wait $rpid
-check drops/record-exit "record failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+storm_record drops "$TEST_TMP/t.gtsc" "$WORKLOADS/storm" $N || exit 0
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --json > "$TEST_TMP/j"
 info=$(head -1 "$TEST_TMP/j")
 chan=$(printf '%s' "$info" | grep -o '"name":"syscalls"[^}]*')

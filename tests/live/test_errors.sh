@@ -24,6 +24,11 @@ expect() {
 expect no-target 2 "say what to trace" "$GTSC" record
 expect bad-option 2 "lists the options" "$GTSC" record --bogus -a
 expect bad-source 2 "unknown event source 'bogus'" "$GTSC" record -e bogus -a
+expect bad-syscall 2 "unknown syscall 'bogus'" "$GTSC" record -e syscalls=openat,bogus -a
+expect empty-glob 2 "'zzz*' matches no syscall" "$GTSC" record -e 'syscalls=zzz*' -a
+expect bad-class 2 "unknown syscall class '%bogus'" "$GTSC" record -e syscalls=%bogus -a
+expect empty-filter 2 "names no syscall" "$GTSC" record -e syscalls= -a
+expect bad-capture-size 2 "-s wants a number of bytes from 1 to 4096" "$GTSC" record -s 5000 -a
 expect bad-size 2 "wants a size" "$GTSC" record -b lots -a
 expect no-such-pid 2 "there is no process" "$GTSC" record -p 999999999
 expect bad-command 2 "is not a command" "$GTSC" frobnicate

@@ -39,7 +39,8 @@ static void test_type_numbers(struct test_ctx *t)
 	CHECK(t, GTSC_REC_KMEM_CACHE == 5, "KMEM_CACHE %d", GTSC_REC_KMEM_CACHE);
 	CHECK(t, GTSC_REC_TASK == 6, "TASK %d", GTSC_REC_TASK);
 	CHECK(t, GTSC_REC_DROPS == 7, "DROPS %d", GTSC_REC_DROPS);
-	CHECK(t, GTSC_REC_TYPE_MAX == 8, "TYPE_MAX %d: pin the new type here", GTSC_REC_TYPE_MAX);
+	CHECK(t, GTSC_REC_FUNC == 8, "FUNC %d", GTSC_REC_FUNC);
+	CHECK(t, GTSC_REC_TYPE_MAX == 9, "TYPE_MAX %d: pin the new type here", GTSC_REC_TYPE_MAX);
 	CHECK(t, GTSC_KMEM_KMALLOC == 0 && GTSC_KMEM_CACHE == 1 && GTSC_KMEM_PAGE == 2,
 	      "kmem kinds renumbered");
 	CHECK(t,
@@ -93,7 +94,7 @@ static void test_kmem_layout(struct test_ctx *t)
 	typedef struct gtsc_rec_kmem_free f;
 	typedef struct gtsc_rec_kmem_cache c;
 
-	CHECK(t, sizeof(a) == 72, "kmem_alloc is %zu bytes", sizeof(a));
+	CHECK(t, sizeof(a) == 80, "kmem_alloc is %zu bytes", sizeof(a));
 	PIN(t, a, call_site, 24, 8);
 	PIN(t, a, ptr, 32, 8);
 	PIN(t, a, cache_id, 40, 8);
@@ -105,6 +106,8 @@ static void test_kmem_layout(struct test_ctx *t)
 	PIN(t, a, order, 65, 1);
 	PIN(t, a, migratetype, 66, 1);
 	PIN(t, a, __pad, 67, 5);
+	PIN(t, a, stack_id, 72, 4);
+	PIN(t, a, __pad2, 76, 4);
 	CHECK(t, IS_SIGNED(a, migratetype), "kmem_alloc.migratetype must be signed (-1)");
 	CHECK(t, IS_SIGNED(a, node), "kmem_alloc.node must be signed (NUMA_NO_NODE)");
 
@@ -143,6 +146,21 @@ static void test_task_drops_layout(struct test_ctx *t)
 	PIN(t, d, __pad, 44, 4);
 }
 
+static void test_func_layout(struct test_ctx *t)
+{
+	typedef struct gtsc_rec_func f;
+
+	CHECK(t, sizeof(f) == 112, "func is %zu bytes", sizeof(f));
+	PIN(t, f, func_id, 24, 4);
+	PIN(t, f, kind, 28, 1);
+	PIN(t, f, stack_id, 32, 4);
+	PIN(t, f, ip, 40, 8);
+	PIN(t, f, ret, 48, 8);
+	PIN(t, f, latency_ns, 56, 8);
+	PIN(t, f, args, 64, 48);
+	CHECK(t, GTSC_FUNC_ENTRY == 0 && GTSC_FUNC_RETURN == 1, "func kinds renumbered");
+}
+
 /* Every known type has a minimum, equal to its struct: hdr.size below it is damage. */
 static void test_min_sizes(struct test_ctx *t)
 {
@@ -150,7 +168,7 @@ static void test_min_sizes(struct test_ctx *t)
 	static const unsigned int want[] = {
 		[GTSC_REC_NONE] = 0,	    [GTSC_REC_SYS_ENTER] = 80, [GTSC_REC_SYS_EXIT] = 40,
 		[GTSC_REC_KMEM_ALLOC] = 72, [GTSC_REC_KMEM_FREE] = 56, [GTSC_REC_KMEM_CACHE] = 72,
-		[GTSC_REC_TASK] = 56,	    [GTSC_REC_DROPS] = 48,
+		[GTSC_REC_TASK] = 56,	    [GTSC_REC_DROPS] = 48,     [GTSC_REC_FUNC] = 112,
 	};
 	size_t n = sizeof(min) / sizeof(min[0]);
 
@@ -177,6 +195,7 @@ static void test_alignment(struct test_ctx *t)
 	CHECK(t, sizeof(struct gtsc_rec_kmem_cache) % 8 == 0, "kmem_cache not 8-byte sized");
 	CHECK(t, sizeof(struct gtsc_rec_task) % 8 == 0, "task not 8-byte sized");
 	CHECK(t, sizeof(struct gtsc_rec_drops) % 8 == 0, "drops not 8-byte sized");
+	CHECK(t, sizeof(struct gtsc_rec_func) % 8 == 0, "func not 8-byte sized");
 }
 
 static const struct test_case cases[] = {
@@ -186,6 +205,7 @@ static const struct test_case cases[] = {
 	{ "sys_layout", test_sys_layout },
 	{ "kmem_layout", test_kmem_layout },
 	{ "task_drops_layout", test_task_drops_layout },
+	{ "func_layout", test_func_layout },
 	{ "min_sizes", test_min_sizes },
 	{ "alignment", test_alignment },
 };

@@ -23,11 +23,12 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 int cmd_check(int argc, char **argv);
-/* list, status, stop, start, kill (argv[0] is the command) */
+/* list, status, stop, start, snapshot, rewind, kill (argv[0] is the command) */
 int cmd_control(int argc, char **argv);
 
 /* report modes, each in its own file with its own options (argv as for report) */
 int report_syscalls_main(int argc, char **argv); /* --syscalls, --summary */
 int report_kmem_main(int argc, char **argv);	 /* --kmem */
+int report_functions_main(int argc, char **argv); /* --functions */
 
 #endif

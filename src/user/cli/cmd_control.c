@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * gtsc-bpf list | status NAME | stop NAME | start NAME | kill NAME: talk to
- * running sessions through their control sockets (control.h).
+ * gtsc-bpf list | status NAME | stop NAME | start NAME | snapshot NAME |
+ * rewind NAME | kill NAME: talk to running sessions through their control
+ * sockets (control.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,7 +55,7 @@ static int need_root(void)
 
 static int cmd_list(void)
 {
-	char **names, v[4][256];
+	char **names, v[5][256];
 	int err, shown = 0;
 
 	if (need_root())
@@ -75,13 +76,14 @@ static int cmd_list(void)
 			continue;
 		}
 		if (!shown++)
-			printf("%-20s %8s %-10s %-8s %12s %10s  %s\n", "NAME", "PID", "STATE",
-			       "FILTER", "EVENTS", "DROPPED", "OUTPUT");
+			printf("%-16s %7s %-9s %10s %8s  %-24s %-16s %s\n", "NAME", "PID", "STATE",
+			       "EVENTS", "DROPPED", "SOURCES", "FILTER", "OUTPUT");
 		reply_totals(&r, &ev, &dr);
-		printf("%-20s %8s %-10s %-8s %12llu %10llu  %s\n", names[i],
+		printf("%-16s %7s %-9s %10llu %8llu  %-24s %-16s %s\n", names[i],
 		       reply_value(&r, "pid", v[0], sizeof(v[0])),
-		       reply_value(&r, "state", v[1], sizeof(v[1])),
-		       reply_value(&r, "filter", v[2], sizeof(v[2])), ev, dr,
+		       reply_value(&r, "state", v[1], sizeof(v[1])), ev, dr,
+		       reply_value(&r, "sources", v[4], sizeof(v[4])),
+		       reply_value(&r, "filter", v[2], sizeof(v[2])),
 		       reply_value(&r, "output", v[3], sizeof(v[3])));
 		strbuf_free(&r);
 	}
@@ -91,35 +93,93 @@ static int cmd_list(void)
 	return 0;
 }
 
+static const char *next_line(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+
+	return nl ? nl + 1 : "";
+}
+
+/* channel NAME SCOPE MODE BYTES BUFFERS SUB_SIZE NR_SUB */
+static void print_channels(const struct strbuf *r)
+{
+	printf("  %-10s %-7s %-9s %10s %5s %9s %9s\n", "channel", "scope", "mode", "size",
+	       "bufs", "sub_size", "nr_sub");
+	for (const char *p = r->buf; p && *p; p = next_line(p)) {
+		char chan[64], scope[16], mode[16];
+		unsigned long long bytes, sub;
+		unsigned int bufs, nr_sub;
+
+		if (sscanf(p, "channel\t%63s\t%15s\t%15s\t%llu\t%u\t%llu\t%u", chan, scope, mode,
+			   &bytes, &bufs, &sub, &nr_sub) == 7)
+			printf("  %-10s %-7s %-9s %9lluK %5u %9llu %9u\n", chan, scope, mode,
+			       bytes >> 10, bufs, sub, nr_sub);
+	}
+}
+
+/* flight NAME CPU|all WRITTEN RETAINED OVERWRITTEN TORN: of CHAN and CPU, into V[4]. */
+static bool flight_line(const struct strbuf *r, const char *chan, const char *cpu,
+			unsigned long long *v)
+{
+	for (const char *p = r->buf; p && *p; p = next_line(p)) {
+		char c[64], region[16];
+
+		if (sscanf(p, "flight\t%63s\t%15s\t%llu\t%llu\t%llu\t%llu", c, region, &v[0], &v[1],
+			   &v[2], &v[3]) == 6 &&
+		    !strcmp(c, chan) && !strcmp(region, cpu))
+			return true;
+	}
+	return false;
+}
+
+static void print_cpu_row(const struct strbuf *r, const char *chan, const char *cpu,
+			  unsigned long long w, const char *dropped)
+{
+	unsigned long long fl[4];
+
+	printf("  %-10s %4s %12llu %12s", chan, cpu, w, dropped);
+	if (flight_line(r, chan, cpu, fl))
+		printf(" %12llu %12llu\n", fl[2], fl[1]);
+	else
+		printf(" %12s %12s\n", "-", "-");
+}
+
+/* Per channel and CPU; a global flight channel's counts are its one region's ("all"). */
+static void print_cpus(const struct strbuf *r)
+{
+	unsigned long long fl[4];
+	char num[32];
+
+	printf("  %-10s %4s %12s %12s %12s %12s\n", "channel", "cpu", "events", "dropped",
+	       "overwritten", "retained");
+	for (const char *p = r->buf; p && *p; p = next_line(p)) {
+		char chan[64], cpu[16];
+		unsigned long long w, d;
+
+		if (sscanf(p, "cpu\t%63s\t%15s\t%llu\t%llu", chan, cpu, &w, &d) != 4)
+			continue;
+		snprintf(num, sizeof(num), "%llu", d);
+		print_cpu_row(r, chan, cpu, w, num);
+	}
+	for (const char *p = r->buf; p && *p; p = next_line(p)) {
+		char chan[64];
+
+		if (sscanf(p, "flight\t%63s\tall\t%llu", chan, &fl[0]) == 2)
+			print_cpu_row(r, chan, "all", fl[0], "-");
+	}
+}
+
 static void print_status(const char *name, const struct strbuf *r)
 {
 	printf("session %s\n", name);
-	for (const char *p = r->buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
+	for (const char *p = r->buf; p && *p; p = next_line(p)) {
 		int len = strcspn(p, "\n");
 
-		if (strncmp(p, "cpu\t", 4) && strncmp(p, "channel\t", 8))
+		if (strncmp(p, "cpu\t", 4) && strncmp(p, "channel\t", 8) && strncmp(p, "flight\t", 7))
 			printf("  %.*s\n", len, p);
 	}
-	printf("  %-10s %-7s %-8s %10s %5s\n", "channel", "scope", "mode", "ring", "rings");
-	for (const char *p = r->buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
-		char chan[64], scope[16], mode[16];
-		unsigned long long bytes;
-		unsigned int rings;
-
-		if (sscanf(p, "channel\t%63s\t%15s\t%15s\t%llu\t%u", chan, scope, mode, &bytes,
-			   &rings) == 5)
-			printf("  %-10s %-7s %-8s %9lluK %5u\n", chan, scope, mode, bytes >> 10,
-			       rings);
-	}
-	printf("  %-10s %4s %12s %12s\n", "channel", "cpu", "events", "dropped");
-	for (const char *p = r->buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
-		char chan[64];
-		unsigned int cpu;
-		unsigned long long w, d;
-
-		if (sscanf(p, "cpu\t%63s\t%u\t%llu\t%llu", chan, &cpu, &w, &d) == 4)
-			printf("  %-10s %4u %12llu %12llu\n", chan, cpu, w, d);
-	}
+	print_channels(r);
+	print_cpus(r);
 }
 
 /* `kill` returns once the recorder has finished its file and removed its socket. */
@@ -136,6 +196,82 @@ static int wait_gone(const char *name)
 	fprintf(stderr, "gtsc-bpf: session '%s' did not end within %d s\n", name,
 		KILL_WAIT_MS / 1000);
 	return 1;
+}
+
+/*
+ * The recorder writes the file, so it gets an absolute path, and one without
+ * blanks: the protocol splits a request at them.
+ */
+static int absolute_path(const char *path, struct strbuf *out)
+{
+	char cwd[4096];
+
+	if (strpbrk(path, " \t\n")) {
+		fprintf(stderr, "gtsc-bpf: snapshot: the path may not contain blanks: '%s'\n", path);
+		return -EINVAL;
+	}
+	if (path[0] == '/') {
+		strbuf_addf(out, "%s", path);
+		return 0;
+	}
+	if (!getcwd(cwd, sizeof(cwd)) || strpbrk(cwd, " \t\n")) {
+		fprintf(stderr, "gtsc-bpf: snapshot: cannot make '%s' absolute\n", path);
+		return -EINVAL;
+	}
+	strbuf_addf(out, "%s/%s", cwd, path);
+	return 0;
+}
+
+static void snapshot_usage(FILE *f)
+{
+	fprintf(f, "usage: gtsc-bpf snapshot NAME [-o FILE] [--consume]\n"
+		   "\n"
+		   "Writes what session NAME's overwrite (flight) channels hold now into a\n"
+		   "complete trace file, and keeps recording.  Nothing is consumed: the same\n"
+		   "records can be written again.  Default FILE: the session's OUTPUT.N.\n"
+		   "\n"
+		   "  -o, --output FILE  the trace file to write\n"
+		   "      --consume      only records no --consume snapshot wrote yet ('gtsc-bpf\n"
+		   "                     rewind NAME' starts again at the oldest retained one)\n");
+}
+
+static int cmd_snapshot(int argc, char **argv)
+{
+	struct strbuf line = {}, r = {};
+	char v[3][4096];
+	int err = 0;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		snapshot_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	strbuf_addf(&line, "snapshot");
+	for (int i = 2; i < argc && !err; i++) {
+		if (!strcmp(argv[i], "--consume")) {
+			strbuf_addf(&line, " --consume");
+		} else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
+			strbuf_addf(&line, " ");
+			err = absolute_path(argv[++i], &line);
+		} else {
+			snapshot_usage(stderr);
+			err = -EINVAL;
+		}
+	}
+	if (err || need_root()) {
+		strbuf_free(&line);
+		return err ? 2 : 1;
+	}
+	err = gtsc_ctl__request(argv[1], line.buf, &r);
+	if (err)
+		fprintf(stderr, "gtsc-bpf: %s\n", r.buf ? r.buf : strerror(-err));
+	else
+		printf("gtsc-bpf: %s records (%s torn) from the flight channels to %s\n",
+		       reply_value(&r, "records", v[0], sizeof(v[0])),
+		       reply_value(&r, "torn", v[1], sizeof(v[1])),
+		       reply_value(&r, "file", v[2], sizeof(v[2])));
+	strbuf_free(&r);
+	strbuf_free(&line);
+	return err ? 1 : 0;
 }
 
 static int control_one(const char *cmd, int argc, char **argv)
@@ -171,10 +307,12 @@ int cmd_control(int argc, char **argv)
 	if (!strcmp(argv[0], "list")) {
 		if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 			printf("usage: gtsc-bpf list\n\nRunning sessions: name, recorder pid, "
-			       "state, filter, events, dropped, output file.\n");
+			       "state, events, dropped, sources, filter, output file.\n");
 			return 0;
 		}
 		return cmd_list();
 	}
+	if (!strcmp(argv[0], "snapshot"))
+		return cmd_snapshot(argc, argv);
 	return control_one(argv[0], argc, argv);
 }

@@ -87,6 +87,25 @@ static void channel_totals(const struct gtsc_reader *r, __u32 id, __u64 *written
 			*written += st[i].written, *dropped += st[i].dropped;
 }
 
+/* An overwrite channel's regions summed: retained, overwritten, torn; false if it has none. */
+static bool flight_totals(const struct gtsc_reader *r, __u32 id, __u64 v[3])
+{
+	size_t n = 0;
+	const struct gtsc_flight_stat *fl = gtsc_reader__flight_stats(r, &n);
+	bool any = false;
+
+	v[0] = v[1] = v[2] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (fl[i].channel != id)
+			continue;
+		v[0] += fl[i].retained;
+		v[1] += fl[i].overwritten;
+		v[2] += fl[i].torn;
+		any = true;
+	}
+	return any;
+}
+
 static double duration_s(const struct gtsc_reader *r)
 {
 	const char *s = gtsc_reader__meta(r, "start_ns"), *e = gtsc_reader__meta(r, "end_ns");
@@ -140,6 +159,15 @@ static void text_header(const struct gtsc_reader *r, const char *path)
 		else
 			printf("%12s %12s\n", "?", "?");
 	}
+	for (size_t i = 0; i < nch; i++) {
+		__u64 v[3];
+
+		if (flight_totals(r, ch[i].id, v))
+			printf("# %-10s overwrite: %llu records retained (in this file), %llu "
+			       "overwritten, %llu torn\n",
+			       ch[i].name, (unsigned long long)v[0], (unsigned long long)v[1],
+			       (unsigned long long)v[2]);
+	}
 	if (total_dropped)
 		printf("# WARNING: %llu events were dropped (rings full); the trace is incomplete\n",
 		       (unsigned long long)total_dropped);
@@ -167,7 +195,7 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 	printf(",\"duration_s\":%.9f,\"truncated\":%s,\"channels\":[", duration_s(r),
 	       gtsc_reader__truncated(r) ? "true" : "false");
 	for (size_t i = 0; i < nch; i++) {
-		__u64 w, d;
+		__u64 w, d, fl[3];
 
 		channel_totals(r, ch[i].id, &w, &d);
 		printf("%s{\"name\":", i ? "," : "");
@@ -177,6 +205,12 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 		if (have_stats)
 			printf(",\"events\":%llu,\"dropped\":%llu", (unsigned long long)w,
 			       (unsigned long long)d);
+		printf(",\"mode\":");
+		json_put_str(stdout, ch[i].mode);
+		if (flight_totals(r, ch[i].id, fl))
+			printf(",\"retained\":%llu,\"overwritten\":%llu,\"torn\":%llu",
+			       (unsigned long long)fl[0], (unsigned long long)fl[1],
+			       (unsigned long long)fl[2]);
 		printf("}");
 	}
 	printf("],\"recursion_misses\":%llu}\n", (unsigned long long)gtsc_reader__prog_misses(r));
@@ -204,6 +238,8 @@ static int report_mode(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--kmem"))
 			return report_kmem_main(argc, argv);
+		if (!strcmp(argv[i], "--functions"))
+			return report_functions_main(argc, argv);
 		if (!strcmp(argv[i], "--syscalls") || !strcmp(argv[i], "--summary"))
 			return report_syscalls_main(argc, argv);
 	}

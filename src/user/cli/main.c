@@ -19,6 +19,8 @@ static const struct cmd cmds[] = {
 	{ "status", cmd_control, "a session's state and per-channel, per-CPU counts" },
 	{ "stop", cmd_control, "pause a session (programs stay attached)" },
 	{ "start", cmd_control, "resume a paused session" },
+	{ "snapshot", cmd_control, "write what a session's flight channels hold, keep recording" },
+	{ "rewind", cmd_control, "start the next consuming snapshot at the oldest retained record" },
 	{ "kill", cmd_control, "end a session: finish its file, detach, remove its state" },
 	{ "check", cmd_check, "check a trace file's integrity and kmem consistency" },
 	{ "features", cmd_features, "show what this kernel lets gtsc-bpf record" },

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,28 +55,107 @@ int gtsc_channels__add(struct gtsc_channels *c, const struct gtsc_channel_spec *
 	return id;
 }
 
-/* The kernel wants a power of two that is a multiple of the page size. */
-static __u64 ring_size(__u64 want)
+int gtsc_channel_spec__check(struct gtsc_channel_spec *sp, char *why, size_t why_sz)
 {
-	__u64 sz = sysconf(_SC_PAGESIZE);
+	if (sp->sub_size && sp->nr_sub) {
+		__u64 bytes = sp->sub_size * sp->nr_sub;
+
+		if (sp->ring_bytes && sp->ring_bytes != bytes) {
+			snprintf(why, why_sz, "size=%llu is not sub_size x nr_sub = %llu",
+				 (unsigned long long)sp->ring_bytes, (unsigned long long)bytes);
+			return -EINVAL;
+		}
+		sp->ring_bytes = bytes;
+	}
+	if (sp->mode == GTSC_MODE_OVERWRITE) {
+		if (sp->sub_size && sp->sub_size != GTSC_FLIGHT_SLOT) {
+			snprintf(why, why_sz, "an overwrite channel is made of %d-byte slots: "
+					      "sub_size is %d (or leave it out)",
+				 GTSC_FLIGHT_SLOT, GTSC_FLIGHT_SLOT);
+			return -EINVAL;
+		}
+		if (sp->nr_sub && !sp->ring_bytes)
+			sp->ring_bytes = (__u64)GTSC_FLIGHT_SLOT * sp->nr_sub;
+		return 0;
+	}
+	if (sp->sub_size && sp->ring_bytes && sp->sub_size > sp->ring_bytes) {
+		snprintf(why, why_sz, "sub_size is larger than the ring");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const char *gtsc_channel__mode_name(const struct gtsc_channel *ch)
+{
+	return gtsc_channel__flight(ch) ? "overwrite" : "discard";
+}
+
+static __u64 pow2_at_least(__u64 want, __u64 min)
+{
+	__u64 sz = min;
 
 	while (sz < want)
 		sz <<= 1;
 	return sz;
 }
 
-void gtsc_channels__layout(struct gtsc_channels *c, int nr_cpus)
+/* The kernel wants a power of two that is a multiple of the page size. */
+static void layout_ring(struct gtsc_channel *ch, int nr_cpus, __u32 *base)
+{
+	struct gtsc_channel_spec *sp = &ch->spec;
+
+	sp->ring_bytes = pow2_at_least(sp->ring_bytes, sysconf(_SC_PAGESIZE));
+	if (!sp->sub_size && sp->nr_sub)
+		sp->sub_size = sp->ring_bytes / sp->nr_sub;
+	if (!sp->sub_size || sp->sub_size > sp->ring_bytes)
+		sp->sub_size = sp->ring_bytes / 2; /* half full: the consumer has the rest to catch up */
+	sp->nr_sub = sp->ring_bytes / sp->sub_size;
+	ch->ring_base = *base;
+	ch->nr_rings = sp->global ? 1 : nr_cpus;
+	*base += ch->nr_rings;
+}
+
+/* A region holds the longest record, and the writers mask positions: a power of two. */
+static int layout_flight(struct gtsc_channels *c, struct gtsc_channel *ch, int nr_cpus)
+{
+	struct gtsc_channel_spec *sp = &ch->spec;
+	__u64 slots;
+
+	sp->ring_bytes = pow2_at_least(sp->ring_bytes, GTSC_FLIGHT_MAX_SLOTS * GTSC_FLIGHT_SLOT);
+	slots = sp->ring_bytes / GTSC_FLIGHT_SLOT;
+	ch->nr_regions = sp->global ? 1 : nr_cpus;
+	if (c->nr_flight_slots + slots * ch->nr_regions > 0xffffffffULL)
+		return -E2BIG;
+	sp->sub_size = GTSC_FLIGHT_SLOT;
+	sp->nr_sub = slots;
+	ch->ring_base = 0;
+	ch->nr_rings = 0;
+	ch->region_slots = slots;
+	ch->flight_base = c->nr_flight_slots;
+	ch->head_base = c->nr_flight_heads;
+	c->nr_flight_slots += slots * ch->nr_regions;
+	c->nr_flight_heads += ch->nr_regions;
+	return 0;
+}
+
+int gtsc_channels__layout(struct gtsc_channels *c, int nr_cpus)
 {
 	__u32 base = 0;
+	int err;
 
 	c->nr_cpus = nr_cpus;
+	c->nr_flight_slots = c->nr_flight_heads = 0;
 	for (int i = 0; i < c->n; i++) {
-		c->ch[i].spec.ring_bytes = ring_size(c->ch[i].spec.ring_bytes);
-		c->ch[i].ring_base = base;
-		c->ch[i].nr_rings = c->ch[i].spec.global ? 1 : nr_cpus;
-		base += c->ch[i].nr_rings;
+		if (gtsc_channel__flight(&c->ch[i])) {
+			err = layout_flight(c, &c->ch[i], nr_cpus);
+			if (err)
+				return err;
+		} else {
+			layout_ring(&c->ch[i], nr_cpus, &base);
+		}
 	}
 	c->nr_rings = base;
+	return 0;
 }
 
 static int ring_record(void *ctx, void *data, size_t size)
@@ -122,11 +202,26 @@ static int ring_create(struct gtsc_channels *c, struct gtsc_ring *r, __u64 bytes
 	return err < 0 ? err : 0;
 }
 
+/* Without a ring, gtsc_channels__sync still needs a slot to update. */
+static int barrier_create(struct gtsc_channels *c)
+{
+	__u32 slot = 0;
+
+	c->barrier_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "gtsc_barrier", 0, 0,
+				       sysconf(_SC_PAGESIZE), NULL);
+	if (c->barrier_fd < 0)
+		return -errno;
+	return bpf_map_update_elem(c->outer_fd, &slot, &c->barrier_fd, BPF_ANY) ? -errno : 0;
+}
+
 int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink *sink)
 {
 	int err;
 
 	c->sink = sink;
+	c->outer_fd = outer_fd;
+	if (!c->nr_rings)
+		return barrier_create(c);
 	c->rings = calloc(c->nr_rings, sizeof(*c->rings));
 	if (!c->rings)
 		return -ENOMEM;
@@ -135,7 +230,7 @@ int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sin
 	for (int i = 0; i < c->n; i++) {
 		struct gtsc_channel *ch = &c->ch[i];
 
-		for (__u32 j = 0; j < ch->nr_rings; j++) {
+		for (__u32 j = 0; j < ch->nr_rings; j++) { /* none in a flight channel */
 			struct gtsc_ring *r = &c->rings[ch->ring_base + j];
 
 			r->owner = c;
@@ -153,6 +248,8 @@ int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms)
 {
 	int n;
 
+	if (!c->rb) /* every channel is a flight channel: nothing to drain */
+		return poll(NULL, 0, timeout_ms) < 0 && errno != EINTR ? -errno : 0;
 	/* Programs wake us only when a ring is filling up; the timeout is the
 	 * normal path, after which every ring is drained. */
 	n = ring_buffer__poll(c->rb, timeout_ms);
@@ -178,6 +275,16 @@ __u64 gtsc_channels__consumed(const struct gtsc_channels *c, __u32 channel)
 	return sum;
 }
 
+int gtsc_channels__sync(struct gtsc_channels *c)
+{
+	__u32 slot = 0;
+	int fd = !c->nr_rings ? c->barrier_fd : c->rings ? c->rings[0].fd : -1;
+
+	if (fd <= 0)
+		return -EBADF;
+	return bpf_map_update_elem(c->outer_fd, &slot, &fd, BPF_ANY) ? -errno : 0;
+}
+
 void gtsc_channels__free(struct gtsc_channels *c)
 {
 	ring_buffer__free(c->rb);
@@ -188,4 +295,7 @@ void gtsc_channels__free(struct gtsc_channels *c)
 				close(c->rings[i].fd);
 	free(c->rings);
 	c->rings = NULL;
+	if (c->barrier_fd > 0) /* 0: none (fds 0-2 are the standard streams) */
+		close(c->barrier_fd);
+	c->barrier_fd = 0;
 }

@@ -4,7 +4,9 @@
  * held in the single ARRAY_OF_MAPS the programs index.  This file creates
  * the rings, drains them into a sink and keeps the per-ring consumed counts
  * that, set against the kernel's written/dropped counters, make the drop
- * accounting exact.
+ * accounting exact.  A channel in overwrite mode (a flight channel) has no
+ * ring: it is a set of regions of the gtsc_flight array (flight.h), laid out
+ * here too.
  */
 #ifndef __GTSC_CHANNEL_H
 #define __GTSC_CHANNEL_H
@@ -16,10 +18,22 @@
 
 #define GTSC_CHANNEL_NAME_LEN 32
 
+/*
+ * GTSC's sub_size x nr_sub = size.  Discard mode: a BPF ring is one circular
+ * buffer, and the sub-buffer is what relay made it, the unit after which the
+ * consumer is woken (default half the ring).  Overwrite mode: the sub-buffer
+ * is the 64-byte slot, the unit writers claim and overwrite (records take
+ * whole slots), so sub_size is 64 and nr_sub the slots of one region.
+ */
 struct gtsc_channel_spec {
 	char name[GTSC_CHANNEL_NAME_LEN];
 	bool global;	  /* one ring shared by all CPUs instead of one per CPU */
-	__u64 ring_bytes; /* per ring; rounded up to a power of two >= page size */
+	bool scope_set;	  /* an override says global; else the channel keeps its scope */
+	__u64 ring_bytes; /* per ring or flight region, rounded up to a power of two
+			   * (>= page size; >= 16K for a region); 0: the session's default */
+	__u32 mode;	  /* enum gtsc_chan_mode */
+	__u32 nr_sub;	  /* 0: from sub_size (layout fills both) */
+	__u64 sub_size;	  /* 0: the mode's default */
 };
 
 struct gtsc_ring {
@@ -35,7 +49,11 @@ struct gtsc_channel {
 	struct gtsc_channel_spec spec;
 	__u32 id;
 	__u32 ring_base;
-	__u32 nr_rings;
+	__u32 nr_rings;	    /* 0 for a flight channel */
+	__u32 nr_regions;   /* flight: one per CPU, or 1 when global */
+	__u32 flight_base;  /* flight: first slot of region 0 in gtsc_flight */
+	__u32 region_slots; /* flight: slots per region */
+	__u32 head_base;    /* flight: region 0's entry in gtsc_flight_heads */
 };
 
 struct gtsc_channels {
@@ -43,7 +61,11 @@ struct gtsc_channels {
 	int n;
 	int nr_cpus;
 	__u32 nr_rings;
+	__u32 nr_flight_slots; /* every region's slots: gtsc_flight's size */
+	__u32 nr_flight_heads; /* regions: gtsc_flight_heads' size */
 	struct gtsc_ring *rings;
+	int outer_fd;	/* the ARRAY_OF_MAPS, also the handle of gtsc_channels__sync */
+	int barrier_fd; /* a ring no class writes, when there is none else to sync with */
 	struct ring_buffer *rb;
 	struct gtsc_sink *sink;
 	int sink_err; /* first error the sink returned; stops consumption */
@@ -52,14 +74,28 @@ struct gtsc_channels {
 /* Adds or replaces (by name) a channel; returns its id or -errno. */
 int gtsc_channels__add(struct gtsc_channels *c, const struct gtsc_channel_spec *spec);
 int gtsc_channels__find(const struct gtsc_channels *c, const char *name);
-/* Fixes ring_base/nr_rings for NR_CPUS; call before load. */
-void gtsc_channels__layout(struct gtsc_channels *c, int nr_cpus);
+/* Resolves SPEC's size from sub_size x nr_sub and checks them; WHY gets a sentence. */
+int gtsc_channel_spec__check(struct gtsc_channel_spec *spec, char *why, size_t why_sz);
+/* Fixes sizes, rings and flight regions for NR_CPUS; call before load. -E2BIG if too large. */
+int gtsc_channels__layout(struct gtsc_channels *c, int nr_cpus);
+static inline bool gtsc_channel__flight(const struct gtsc_channel *ch)
+{
+	return ch->spec.mode == GTSC_MODE_OVERWRITE;
+}
+/* "discard" or "overwrite" */
+const char *gtsc_channel__mode_name(const struct gtsc_channel *ch);
 /* Creates the rings, puts them in OUTER_FD, and sets up consumption into SINK. */
 int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink *sink);
 /* Waits up to TIMEOUT_MS for a wakeup, then drains every ring. >= 0 records, or -errno.
  * The caller ends the sink's round. */
 int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms);
 __u64 gtsc_channels__consumed(const struct gtsc_channels *c, __u32 channel);
+/*
+ * Returns once every BPF program that was running has returned: updating an
+ * ARRAY_OF_MAPS slot ends in synchronize_rcu() (kernel/bpf/syscall.c,
+ * maybe_wait_bpf_programs), and tracing programs run under rcu_read_lock().
+ */
+int gtsc_channels__sync(struct gtsc_channels *c);
 void gtsc_channels__free(struct gtsc_channels *c);
 /* Parses "1M", "512K", "4096", "2G" into bytes; -EINVAL if malformed. */
 int gtsc_parse_size(const char *s, __u64 *bytes);

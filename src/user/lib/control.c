@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,15 @@
 struct gtsc_ctl_server {
 	int fd;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char ended[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char epitaph[512];
 };
+
+/* GTSC_RUN_DIR/<name>.ended: a sentence on how the session ended. */
+static void ended_path(const char *name, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s/%s.ended", GTSC_RUN_DIR, name);
+}
 
 int gtsc_ctl__check_name(const char *name)
 {
@@ -112,6 +121,8 @@ struct gtsc_ctl_server *gtsc_ctl_server__create(const char *name, char *err, siz
 	}
 	srv->fd = fd;
 	snprintf(srv->path, sizeof(srv->path), "%s", sa.sun_path);
+	ended_path(name, srv->ended, sizeof(srv->ended));
+	unlink(srv->ended); /* an earlier session's of this name */
 	return srv;
 }
 
@@ -212,10 +223,34 @@ int gtsc_ctl_server__serve(struct gtsc_ctl_server *srv, gtsc_ctl_handler handler
 	}
 }
 
+void gtsc_ctl_server__epitaph(struct gtsc_ctl_server *srv, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(srv->epitaph, sizeof(srv->epitaph), fmt, ap);
+	va_end(ap);
+}
+
+static void write_epitaph(const struct gtsc_ctl_server *srv)
+{
+	int fd;
+
+	if (!srv->epitaph[0])
+		return;
+	fd = open(srv->ended, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, srv->epitaph, strlen(srv->epitaph)) < 0)
+		unlink(srv->ended);
+	close(fd);
+}
+
 void gtsc_ctl_server__destroy(struct gtsc_ctl_server *srv)
 {
 	if (!srv)
 		return;
+	write_epitaph(srv); /* before the socket goes: a client never finds neither */
 	unlink(srv->path);
 	close(srv->fd);
 	free(srv);
@@ -258,6 +293,25 @@ static int read_reply(int fd, struct strbuf *reply)
 	return err;
 }
 
+static bool read_epitaph(const char *name, struct strbuf *reply)
+{
+	char path[256], text[512];
+	ssize_t n;
+	int fd;
+
+	ended_path(name, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	strbuf_addf(reply, "session '%s' has ended: %s", name, text);
+	return true;
+}
+
 int gtsc_ctl__request(const char *name, const char *line, struct strbuf *reply)
 {
 	struct sockaddr_un sa;
@@ -268,6 +322,8 @@ int gtsc_ctl__request(const char *name, const char *line, struct strbuf *reply)
 		return -EINVAL;
 	}
 	fd = connect_to(&sa);
+	if (fd == -ENOENT && read_epitaph(name, reply))
+		return -ESRCH;
 	if (fd == -ENOENT) {
 		strbuf_addf(reply, "there is no session named '%s' ('gtsc-bpf list' shows them)",
 			    name);

@@ -37,14 +37,21 @@ struct gtsc_ctl_server *gtsc_ctl_server__create(const char *name, char *err, siz
 int gtsc_ctl_server__fd(const struct gtsc_ctl_server *srv);
 /* Serves every waiting client, without blocking on a slow one for long. */
 int gtsc_ctl_server__serve(struct gtsc_ctl_server *srv, gtsc_ctl_handler handler, void *ctx);
-/* Removes the socket and frees SRV. */
+/*
+ * What requests to NAME answer once the session has ended (the trace it
+ * left, when): kept in GTSC_RUN_DIR/<name>.ended by destroy, until a new
+ * session takes the name.
+ */
+__attribute__((format(printf, 2, 3))) void gtsc_ctl_server__epitaph(struct gtsc_ctl_server *srv,
+								   const char *fmt, ...);
+/* Removes the socket (leaving the epitaph, if any) and frees SRV. */
 void gtsc_ctl_server__destroy(struct gtsc_ctl_server *srv);
 
 /*
  * Sends LINE to session NAME and collects the reply lines after "ok" into
  * REPLY.  Returns 0, or -errno with a sentence in REPLY: no such session,
- * a session that ended (its stale entry is removed), not root, or the
- * session's own "error: ..." (-EREMOTEIO).
+ * a session that ended (-ESRCH: with its epitaph, or its stale entry is
+ * removed), not root, or the session's own "error: ..." (-EREMOTEIO).
  */
 int gtsc_ctl__request(const char *name, const char *line, struct strbuf *reply);
 /* Names of the sessions that have a socket (live or stale), sorted; NULL-terminated, free()d by caller with gtsc_ctl__free_names. */

@@ -215,6 +215,65 @@ static struct field syscall_arg(const char *type, const char *name, __u64 v)
 	return f;
 }
 
+/* JSON string of LEN bytes that may hold anything: bytes past ASCII as \u00XX. */
+static void json_put_mem(FILE *out, const __u8 *s, size_t len)
+{
+	fputc('"', out);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			fprintf(out, "\\%c", s[i]);
+		else if (s[i] < 0x20 || s[i] > 0x7e)
+			fprintf(out, "\\u%04x", s[i]);
+		else
+			fputc(s[i], out);
+	}
+	fputc('"', out);
+}
+
+/*
+ * The captured user memory of a sys_enter/sys_exit, item by item and raw
+ * (records.h): strings as "text", bytes as "hex".  Decoding them per
+ * syscall is report --syscalls' job.
+ */
+static void put_payload_json(struct event_printer *p, const struct gtsc_rec_hdr *h, size_t fixed,
+			     size_t payload_len)
+{
+	static const char *const kinds[] = { "?", "str", "buf", "sockaddr" };
+	const __u8 *b = (const __u8 *)h + fixed;
+	size_t left = h->size > fixed ? h->size - fixed : 0;
+	const char *sep = "";
+
+	if (payload_len > left)
+		payload_len = left;
+	if (!payload_len)
+		return;
+	fputs(",\"data\":[", p->out);
+	while (payload_len >= sizeof(struct gtsc_payload_item)) {
+		const struct gtsc_payload_item *it = (const void *)b;
+		size_t step = (sizeof(*it) + it->len + 7) & ~(size_t)7;
+
+		if (sizeof(*it) + it->len > payload_len)
+			break;
+		fprintf(p->out, "%s{\"arg\":%u,\"kind\":\"%s\",\"flags\":%u,\"index\":%u,\"len\":%u,",
+			sep, it->arg, it->kind < 4 ? kinds[it->kind] : "?", it->flags, it->index,
+			it->len);
+		if (it->kind == GTSC_PAY_STR) {
+			fputs("\"text\":", p->out);
+			json_put_mem(p->out, (const __u8 *)(it + 1), it->len);
+		} else {
+			fputs("\"hex\":\"", p->out);
+			for (size_t i = 0; i < it->len; i++)
+				fprintf(p->out, "%02x", ((const __u8 *)(it + 1))[i]);
+			fputc('"', p->out);
+		}
+		fputc('}', p->out);
+		sep = ",";
+		b += step;
+		payload_len = step < payload_len ? payload_len - step : 0;
+	}
+	fputc(']', p->out);
+}
+
 static void print_sys_enter(struct event_printer *p, const struct gtsc_rec_sys_enter *e)
 {
 	const struct gtsc_syscall_info *si = gtsc_reader__syscall(p->r, e->nr);
@@ -232,7 +291,9 @@ static void print_sys_enter(struct event_printer *p, const struct gtsc_rec_sys_e
 		fprintf(p->out, ",\"name\":\"%s\",\"nr\":%d,\"args\":{", si ? si->name : unknown,
 			e->nr);
 		put_fields(p, f, n, "");
-		fputs("}}\n", p->out);
+		fputc('}', p->out);
+		put_payload_json(p, &e->hdr, sizeof(*e), e->payload_len);
+		fputs("}\n", p->out);
 		return;
 	}
 	fprintf(p->out, " %s(", si ? si->name : unknown);
@@ -252,6 +313,13 @@ static void print_sys_exit(struct event_printer *p, const struct gtsc_rec_sys_ex
 
 	snprintf(unknown, sizeof(unknown), "syscall_%d", e->nr);
 	put_head(p, &e->hdr, "sys_exit");
+	if (p->json && e->payload_len) {
+		fputc(',', p->out);
+		put_fields(p, f, 3, "");
+		put_payload_json(p, &e->hdr, sizeof(*e), e->payload_len);
+		fputs("}\n", p->out);
+		return;
+	}
 	put_tail(p, f, 3);
 }
 
@@ -328,6 +396,70 @@ static void print_task(struct event_printer *p, const struct gtsc_rec_task *t)
 	put_tail(p, f, n);
 }
 
+/* A register by its FUNCS kind ("s4", "u8", "p8", "x0"): integers cut to their size. */
+static struct field func_value(const char *kind, const char *name, __u64 v)
+{
+	int bytes = kind[0] && kind[1] ? kind[1] - '0' : 0;
+	__u64 mask = bytes > 0 && bytes < 8 ? (1ULL << (bytes * 8)) - 1 : ~0ULL;
+
+	if (kind[0] == 's') {
+		__s64 x = v & mask;
+
+		if (mask != ~0ULL && (x & ((mask >> 1) + 1)))
+			x |= ~mask; /* sign-extend */
+		return (struct field){ .name = name, .kind = F_INT, .i = x };
+	}
+	if (kind[0] == 'u')
+		return (struct field){ .name = name, .kind = F_UINT, .u = v & mask };
+	return (struct field){ .name = name, .kind = F_HEX, .u = v };
+}
+
+/* Arguments by the recording kernel's BTF names and types, else raw registers. */
+static int func_args(const struct gtsc_func_info *fi, const struct gtsc_rec_func *e,
+		     struct field *f)
+{
+	static const char *const regs[6] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
+	bool typed = fi && strcmp(fi->ret_type, "?");
+	int n = typed ? fi->nr_args : 6;
+
+	for (int i = 0; i < n; i++)
+		f[i] = typed ? func_value(fi->arg_kind[i], fi->arg_name[i], e->args[i])
+			     : (struct field){ .name = regs[i], .kind = F_HEX, .u = e->args[i] };
+	return n;
+}
+
+static void print_func(struct event_printer *p, const struct gtsc_rec_func *e)
+{
+	const struct gtsc_func_info *fi = gtsc_reader__func(p->r, e->func_id);
+	struct field f[6];
+	char unknown[32];
+	const char *name = fi ? fi->name : unknown;
+	int n;
+
+	snprintf(unknown, sizeof(unknown), "func_%u", e->func_id);
+	if (e->kind == GTSC_FUNC_RETURN) {
+		f[0] = (struct field){ "func", F_STR, .s = name };
+		f[1] = func_value(fi ? fi->ret_kind : "x0", "ret", e->ret);
+		f[2] = (struct field){ "latency_ns", F_UINT, .u = e->latency_ns };
+		put_head(p, &e->hdr, "func_return");
+		put_tail(p, f, 3);
+		return;
+	}
+	n = func_args(fi, e, f);
+	put_head(p, &e->hdr, "func_entry");
+	if (p->json) {
+		fprintf(p->out, ",\"func\":");
+		json_put_str(p->out, name);
+		fprintf(p->out, ",\"ip\":\"0x%" PRIx64 "\",\"args\":{", (uint64_t)e->ip);
+		put_fields(p, f, n, "");
+		fputs("}}\n", p->out);
+		return;
+	}
+	fprintf(p->out, " %s(", name);
+	put_fields(p, f, n, ", ");
+	fputs(")\n", p->out);
+}
+
 static void print_drops(struct event_printer *p, const struct gtsc_rec_drops *d)
 {
 	size_t nch = 0;
@@ -363,6 +495,7 @@ int event_printer__print(struct event_printer *p, const struct gtsc_rec_hdr *rec
 		print_task(p, (const void *)rec);
 		break;
 	case GTSC_REC_DROPS: print_drops(p, (const void *)rec); break;
+	case GTSC_REC_FUNC: print_func(p, (const void *)rec); break;
 	default: break; /* a newer recorder's record: skipped by size */
 	}
 	return ferror(p->out) ? -EIO : 0;

@@ -5,6 +5,8 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -21,7 +23,13 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_TRACEFS] = "tracefs",
 	[GTSC_FEAT_SYSCALL_EVENTS] = "syscall_events",
 	[GTSC_FEAT_KPROBE] = "kprobe",
+	[GTSC_FEAT_KPROBE_MULTI] = "kprobe_multi",
+	[GTSC_FEAT_FENTRY] = "fentry",
 };
+
+/* Attach probes go here: traceable and in BTF on every kernel since 5.10. */
+#define PROBE_FUNC "kernel_clone"
+#define KPROBE_PMU_TYPE "/sys/bus/event_source/devices/kprobe/type"
 
 const char *gtsc_feature_name(enum gtsc_feature feat)
 {
@@ -73,17 +81,26 @@ static bool probe_rb_overwrite(void)
 	return true;
 }
 
+/* A "return 0" program: fd or -errno. */
+static int load_ret0(enum bpf_prog_type type, enum bpf_attach_type attach, int btf_id)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = attach,
+		    .attach_btf_id = btf_id);
+	int fd = bpf_prog_load(type, "gtsc_probe", "GPL", insns, 2, &o);
+
+	return fd < 0 ? -errno : fd;
+}
+
 /*
  * libbpf 1.1 cannot probe BPF_PROG_TYPE_TRACING without a target, so load a
  * real "return 0" tp_btf program against a tracepoint every kernel has.
  */
 static bool probe_tp_btf(const struct btf *vmlinux)
 {
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_RAW_TP);
 	int id, fd;
 
 	if (!vmlinux)
@@ -91,12 +108,124 @@ static bool probe_tp_btf(const struct btf *vmlinux)
 	id = btf__find_by_name_kind(vmlinux, "btf_trace_sched_process_fork", BTF_KIND_TYPEDEF);
 	if (id < 0)
 		return false;
-	o.attach_btf_id = id;
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "gtsc_probe", "GPL", insns, 2, &o);
+	fd = load_ret0(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, id);
 	if (fd < 0)
 		return false;
 	close(fd);
 	return true;
+}
+
+/*
+ * The attach probes below really attach a "return 0" program to PROBE_FUNC
+ * and detach it at once: a kernel can have the program type and still
+ * refuse the attachment (no kprobes, CONFIG_FPROBE off, ftrace locked down),
+ * and only the attach error says so.  Each returns 0 or a phrase in WHY.
+ */
+static int probe_fail(char *why, size_t sz, const char *what, int err)
+{
+	snprintf(why, sz, "%s: %s", what, strerror(-err));
+	return err;
+}
+
+static int read_int_file(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int v = -1;
+
+	if (f && fscanf(f, "%d", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int kprobe_open(int pmu_type)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = pmu_type,
+		.config1 = (__u64)(unsigned long)PROBE_FUNC, /* kprobe_func */
+	};
+	int fd = syscall(__NR_perf_event_open, &a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int probe_kprobe(char *why, size_t sz)
+{
+	int type = read_int_file(KPROBE_PMU_TYPE), pfd, prog, link;
+
+	if (type < 0) {
+		snprintf(why, sz, "no kprobe PMU (CONFIG_KPROBES off)");
+		return -ENOENT;
+	}
+	pfd = kprobe_open(type);
+	if (pfd < 0)
+		return probe_fail(why, sz, "creating a kprobe on " PROBE_FUNC " failed", pfd);
+	prog = load_ret0(BPF_PROG_TYPE_KPROBE, 0, 0);
+	if (prog < 0) {
+		close(pfd);
+		return probe_fail(why, sz, "kprobe programs do not load", prog);
+	}
+	link = bpf_link_create(prog, pfd, BPF_PERF_EVENT, NULL);
+	if (link < 0)
+		link = -errno;
+	else
+		close(link);
+	close(prog);
+	close(pfd);
+	return link < 0 ? probe_fail(why, sz, "attaching to a kprobe failed", link) : 0;
+}
+
+static int probe_kprobe_multi(char *why, size_t sz)
+{
+	const char *syms[] = { PROBE_FUNC };
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .kprobe_multi.syms = syms, .kprobe_multi.cnt = 1);
+	int prog = load_ret0(BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0), link;
+
+	if (prog < 0)
+		return probe_fail(why, sz, "kprobe.multi programs do not load (Linux 5.18)", prog);
+	link = bpf_link_create(prog, 0, BPF_TRACE_KPROBE_MULTI, &lo);
+	if (link < 0)
+		link = -errno;
+	else
+		close(link);
+	close(prog);
+	if (link == -EOPNOTSUPP)
+		snprintf(why, sz, "kprobe.multi attach not supported (CONFIG_FPROBE off)");
+	else if (link < 0)
+		probe_fail(why, sz, "kprobe.multi attach to " PROBE_FUNC " failed", link);
+	return link < 0 ? link : 0;
+}
+
+static int probe_fentry(const struct btf *vmlinux, char *why, size_t sz)
+{
+	int id = vmlinux ? btf__find_by_name_kind(vmlinux, PROBE_FUNC, BTF_KIND_FUNC) : -ENOENT;
+	int prog, link;
+
+	if (id < 0) {
+		snprintf(why, sz, "no kernel BTF for " PROBE_FUNC);
+		return id;
+	}
+	prog = load_ret0(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, id);
+	if (prog < 0)
+		return probe_fail(why, sz, "fentry programs do not load", prog);
+	link = bpf_raw_tracepoint_open(NULL, prog);
+	if (link < 0)
+		link = -errno;
+	else
+		close(link);
+	close(prog);
+	return link < 0 ? probe_fail(why, sz, "fentry attach to " PROBE_FUNC " failed", link) : 0;
+}
+
+static void probe_attach(struct gtsc_features *f)
+{
+	char why[sizeof(f->why[0])] = "";
+
+	feat_set(f, GTSC_FEAT_KPROBE, !probe_kprobe(why, sizeof(why)), why);
+	feat_set(f, GTSC_FEAT_KPROBE_MULTI, !probe_kprobe_multi(why, sizeof(why)), why);
+	feat_set(f, GTSC_FEAT_FENTRY, !probe_fentry(f->vmlinux, why, sizeof(why)), why);
 }
 
 int gtsc_features__probe(struct gtsc_features *f)
@@ -115,10 +244,7 @@ int gtsc_features__probe(struct gtsc_features *f)
 	feat_set(f, GTSC_FEAT_TP_BTF, probe_tp_btf(f->vmlinux),
 		 "tp_btf programs do not load (needs kernel BTF, Linux 5.5)");
 	probe_tracefs(f);
-	feat_set(f, GTSC_FEAT_KPROBE,
-		 path_exists("/sys/bus/event_source/devices/kprobe/type") ||
-			 (f->tracefs[0] && path_exists("/sys/kernel/tracing/kprobe_events")),
-		 "no kprobes (CONFIG_KPROBES off)");
+	probe_attach(f);
 	return 0;
 }
 

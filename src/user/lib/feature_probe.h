@@ -21,7 +21,9 @@ enum gtsc_feature {
 	GTSC_FEAT_TP_BTF,	/* BPF_PROG_TYPE_TRACING loadable */
 	GTSC_FEAT_TRACEFS,	/* tracefs mounted (classic tracepoints, syscall formats) */
 	GTSC_FEAT_SYSCALL_EVENTS, /* events/syscalls: argument names and types */
-	GTSC_FEAT_KPROBE,	/* kprobe PMU or kprobe_events */
+	GTSC_FEAT_KPROBE,	/* a kprobe attaches (kprobe PMU) */
+	GTSC_FEAT_KPROBE_MULTI, /* a kprobe.multi link attaches (5.18, CONFIG_FPROBE) */
+	GTSC_FEAT_FENTRY,	/* an fentry program attaches (BPF trampolines) */
 	GTSC_FEAT_MAX,
 };
 

@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include "metadata.h"
 #include "strbuf.h"
+#include "syscall_builtin.h"
 
 /* Generated at build time from <asm/unistd.h>: the ABI's numbers never change. */
 static const char *const syscall_names[] = {
@@ -76,6 +77,23 @@ static bool parse_field(const char *line, char *type, size_t tsz, char *name, si
 	return true;
 }
 
+/*
+ * The kernel names a few events after its internal function, not the
+ * <asm/unistd.h> name: without this map they would lose their arguments.
+ */
+const char *gtsc_syscall_event_name(const char *name)
+{
+	static const char *const alias[][2] = {
+		{ "stat", "newstat" },	 { "fstat", "newfstat" },	{ "lstat", "newlstat" },
+		{ "uname", "newuname" }, { "sendfile", "sendfile64" }, { "umount2", "umount" },
+	};
+
+	for (size_t i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
+		if (!strcmp(name, alias[i][0]))
+			return alias[i][1];
+	return name;
+}
+
 static bool syscall_args(const char *tracefs, const char *name, struct strbuf *sb)
 {
 	char path[512], line[512], type[128], field[64];
@@ -98,16 +116,29 @@ static bool syscall_args(const char *tracefs, const char *name, struct strbuf *s
 	return any;
 }
 
+static void builtin_args(const char *name, struct strbuf *sb)
+{
+	const struct gtsc_builtin_syscall *b = gtsc_builtin_syscall(name);
+
+	for (int i = 0; b && i < b->nr_args; i++)
+		strbuf_addf(sb, "\t%s\t%s", b->arg[i][0], b->arg[i][1]);
+}
+
 int gtsc_meta__syscalls(const char *tracefs, struct strbuf *sb)
 {
 	int from_tracefs = 0;
 
 	for (int nr = 0; nr < NR_SYSCALL_NAMES; nr++) {
+		const char *ev;
+
 		if (!syscall_names[nr])
 			continue;
+		ev = gtsc_syscall_event_name(syscall_names[nr]);
 		strbuf_addf(sb, "%d\t%s", nr, syscall_names[nr]);
-		if (tracefs && tracefs[0] && syscall_args(tracefs, syscall_names[nr], sb))
+		if (tracefs && tracefs[0] && syscall_args(tracefs, ev, sb))
 			from_tracefs++;
+		else
+			builtin_args(ev, sb); /* no tracefs, or no event for this one */
 		strbuf_addf(sb, "\n");
 	}
 	return from_tracefs;

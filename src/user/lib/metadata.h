@@ -16,8 +16,9 @@ void gtsc_meta__host(struct strbuf *sb);
 /*
  * SYSCALLS chunk lines: nr, name, then type/name pairs, tab separated.  Names
  * come from the table compiled from <asm/unistd.h>; argument names and types
- * from TRACEFS's events/syscalls/sys_enter_NAME/format when it has them.
- * Returns how many syscalls got their arguments from tracefs.
+ * from TRACEFS's events/syscalls/sys_enter_NAME/format when it has them, else
+ * from the compiled-in table (syscall_builtin.c).  Returns how many syscalls
+ * got their arguments from tracefs: 0 means the whole table is the builtin one.
  */
 int gtsc_meta__syscalls(const char *tracefs, struct strbuf *sb);
 /* Appends the verbatim format files of EVENTS ("kmem/kmalloc", ..., NULL). */
@@ -25,5 +26,7 @@ void gtsc_meta__event_formats(const char *tracefs, const char *const *events, st
 /* Name of syscall NR from the compiled-in table, NULL if unknown. */
 const char *gtsc_syscall_name(int nr);
 int gtsc_syscall_count(void);
+/* The tracefs event name of syscall NAME (sys_enter_<that>): "newstat" for "stat". */
+const char *gtsc_syscall_event_name(const char *name);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,15 +8,20 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "session.h"
+#include "flight.h"
 #include "gtsc.skel.h" /* after session.h: it needs gtsc_shared.h */
 #include "strbuf.h"
+#include "syscall_capture.h"
 
 #define DEFAULT_RING_BYTES (8ULL << 20)
 #define TASK_RING_BYTES (1ULL << 20)
+#define TRIGGER_GAP_NS 1000000000ULL
 #define GTSC_CAP_PERFMON 38
 #define GTSC_CAP_BPF 39
 
@@ -25,12 +31,16 @@ struct gtsc_session {
 	struct gtsc_channels chans;
 	struct gtsc_source_plan plan;
 	struct bpf_link *links[GTSC_MAX_SOURCES];
+	struct gtsc_func_links func_links;
+	int cgroup_fd; /* --cgroup, until load puts it in its map */
 	struct gtsc_sink *sink;
 	struct gtsc_session_opts opts;
 	struct gtsc_chan_counters *percpu; /* scratch: one map value for every CPU */
 	__u64 *last_dropped;		   /* [channel * nr_cpus + cpu] at the previous poll */
 	__u64 last_poll_ns;
 	int nr_cpus;
+	struct gtsc_flight_map flight;
+	__u64 *flight_cursor; /* per flight region: where a consuming read resumes */
 };
 
 /* The class each default channel carries; index = enum gtsc_class. */
@@ -38,6 +48,7 @@ static const char *const class_channel[GTSC_CLASS_MAX] = {
 	[GTSC_CLASS_TASK] = "task",
 	[GTSC_CLASS_SYSCALLS] = "syscalls",
 	[GTSC_CLASS_KMEM] = "kmem",
+	[GTSC_CLASS_FUNCS] = "funcs",
 };
 
 __attribute__((format(printf, 3, 4))) static void slog(const struct gtsc_session *s,
@@ -94,6 +105,11 @@ static bool may_record(void)
 	return (eff & (1ULL << GTSC_CAP_PERFMON)) && (eff & (1ULL << GTSC_CAP_BPF));
 }
 
+static bool has_funcs(const struct gtsc_session *s)
+{
+	return s->opts.funcs && s->opts.funcs->n;
+}
+
 static int setup_channels(struct gtsc_session *s)
 {
 	const struct gtsc_session_opts *o = &s->opts;
@@ -102,24 +118,77 @@ static int setup_channels(struct gtsc_session *s)
 		{ .name = "task", .global = true, .ring_bytes = TASK_RING_BYTES },
 		{ .name = "syscalls", .ring_bytes = ring },
 		{ .name = "kmem", .ring_bytes = ring },
+		{ .name = "funcs", .ring_bytes = ring },
 	};
 	int err;
 
 	for (int i = 0; i < GTSC_CLASS_MAX; i++)
-		gtsc_channels__add(&s->chans, &def[i]);
+		if (i != GTSC_CLASS_FUNCS || has_funcs(s)) /* its rings cost memory */
+			gtsc_channels__add(&s->chans, &def[i]);
 	for (size_t i = 0; i < o->nr_channels; i++) {
-		if (gtsc_channels__find(&s->chans, o->channels[i].name) < 0) {
+		struct gtsc_channel_spec sp = o->channels[i];
+		int id = gtsc_channels__find(&s->chans, sp.name);
+
+		if (id < 0) {
 			slog(s, GTSC_LOG_WARN,
 			     "channel '%s' carries no events: the channels are task, syscalls and kmem",
 			     o->channels[i].name);
 			return -EINVAL;
 		}
-		err = gtsc_channels__add(&s->chans, &o->channels[i]);
+		/* What an override leaves out stays the channel's default. */
+		if (!sp.ring_bytes)
+			sp.ring_bytes = s->chans.ch[id].spec.ring_bytes;
+		if (!sp.scope_set)
+			sp.global = s->chans.ch[id].spec.global;
+		err = gtsc_channels__add(&s->chans, &sp);
 		if (err < 0)
 			return err;
 	}
-	gtsc_channels__layout(&s->chans, s->nr_cpus);
-	return 0;
+	err = gtsc_channels__layout(&s->chans, s->nr_cpus);
+	if (err)
+		slog(s, GTSC_LOG_WARN, "the flight channels are too large (4G slots at most)");
+	return err;
+}
+
+/*
+ * The flight arrays' sizes, and the trigger.  BPF_F_RB_OVERWRITE (Linux 6.19)
+ * would let a flight channel be a ring like the others, read with libbpf's
+ * consumer; feature GTSC_FEAT_RINGBUF_OVERWRITE says whether the kernel has
+ * it, and none we run does, so every flight channel uses the slot arrays,
+ * which work from 5.5 on (BPF_F_MMAPABLE) and cost about what a ring costs.
+ * This is where a channel would choose the native ring when it exists.
+ */
+static void setup_flight(struct gtsc_session *s)
+{
+	struct gtsc_bpf__rodata *ro = s->skel->rodata;
+	const struct gtsc_channels *c = &s->chans;
+
+	bpf_map__set_max_entries(s->skel->maps.gtsc_flight, c->nr_flight_slots ?: 1);
+	bpf_map__set_max_entries(s->skel->maps.gtsc_flight_heads, c->nr_flight_heads ?: 1);
+	/* per CPU and nesting level, a record's worth: not for sessions that never use it */
+	bpf_map__set_max_entries(s->skel->maps.gtsc_flight_scratch,
+				 c->nr_flight_heads ? GTSC_FLIGHT_NEST : 1);
+	ro->gtsc_trigger_on = s->opts.trigger_syscall;
+	ro->gtsc_trigger_nr = s->opts.trigger_nr;
+	ro->gtsc_trigger_gap_ns = s->opts.trigger_gap_ns ?: TRIGGER_GAP_NS;
+}
+
+static int flight_map(struct gtsc_session *s)
+{
+	const struct gtsc_channels *c = &s->chans;
+	int err;
+
+	if (!c->nr_flight_heads)
+		return 0;
+	s->flight_cursor = calloc(c->nr_flight_heads, sizeof(*s->flight_cursor));
+	if (!s->flight_cursor)
+		return -ENOMEM;
+	err = gtsc_flight__map(&s->flight, bpf_map__fd(s->skel->maps.gtsc_flight),
+			       c->nr_flight_slots, bpf_map__fd(s->skel->maps.gtsc_flight_heads),
+			       c->nr_flight_heads);
+	if (err)
+		slog(s, GTSC_LOG_WARN, "mapping the flight channels failed: %s", strerror(-err));
+	return err;
 }
 
 static void setup_routes(struct gtsc_session *s)
@@ -127,19 +196,117 @@ static void setup_routes(struct gtsc_session *s)
 	struct gtsc_bpf__rodata *ro = s->skel->rodata;
 
 	for (int c = 0; c < GTSC_CLASS_MAX; c++) {
-		const struct gtsc_channel *ch =
-			&s->chans.ch[gtsc_channels__find(&s->chans, class_channel[c])];
+		int id = gtsc_channels__find(&s->chans, class_channel[c]);
 		struct gtsc_class_route *r = (struct gtsc_class_route *)&ro->gtsc_routes[c];
+		const struct gtsc_channel *ch;
 
+		if (id < 0)
+			continue; /* a class nothing records (funcs without -k) */
+		ch = &s->chans.ch[id];
 		r->channel = ch->id;
 		r->ring_base = ch->ring_base;
 		r->percpu = !ch->spec.global;
-		/* Half full: the consumer has the other half to catch up. */
-		r->wake_bytes = ch->spec.ring_bytes / 2;
+		r->wake_bytes = ch->spec.sub_size; /* a discard channel's sub-buffer (channel.h) */
+		r->mode = ch->spec.mode;
+		r->flight_base = ch->flight_base;
+		r->flight_slots = ch->region_slots;
+		r->head_base = ch->head_base;
 	}
 	ro->gtsc_self_tgid = getpid();
 	ro->gtsc_filter_pids = !s->opts.system_wide;
-	bpf_map__set_max_entries(s->skel->maps.gtsc_rings, s->chans.nr_rings);
+	/* An array cannot be empty: a session without rings or flight channels gets one unused. */
+	bpf_map__set_max_entries(s->skel->maps.gtsc_rings, s->chans.nr_rings ?: 1);
+	setup_flight(s);
+}
+
+/* The syscall filter and the capture table, into rodata (gtsc_syscalls.h). */
+static int setup_syscalls(struct gtsc_session *s)
+{
+	struct gtsc_bpf__rodata *ro = s->skel->rodata;
+	const struct gtsc_session_opts *o = &s->opts;
+	struct gtsc_sys_set cap = {};
+
+	if (o->capture_size > GTSC_CAP_DATA_MAX) {
+		slog(s, GTSC_LOG_WARN, "the capture size is at most %d bytes, not %u",
+		     GTSC_CAP_DATA_MAX, o->capture_size);
+		return -EINVAL;
+	}
+	ro->gtsc_cap_data = o->capture_size ? o->capture_size : GTSC_CAP_DATA_DEFAULT;
+	if (!o->no_capture)
+		gtsc_capture__fill(ro->gtsc_cap, &cap);
+	ro->gtsc_sys_filter_on = o->syscall_filter != NULL;
+	for (int nr = 0; nr < GTSC_NR_SYSCALLS; nr++) {
+		if (o->syscall_filter && !gtsc_sys_set__has(o->syscall_filter, nr))
+			ro->gtsc_sys_nr[nr] = GTSC_SYS_SKIP;
+		else if (gtsc_sys_set__has(&cap, nr))
+			ro->gtsc_sys_nr[nr] = GTSC_SYS_CAPTURE;
+	}
+	return 0;
+}
+
+/* -C names and the --cgroup flag into rodata; the cgroup's fd goes into its map after load. */
+static int setup_filters(struct gtsc_session *s)
+{
+	struct gtsc_bpf__rodata *ro = s->skel->rodata;
+	const struct gtsc_session_opts *o = &s->opts;
+	struct statfs sf;
+
+	if (o->nr_comms > GTSC_MAX_COMMS) {
+		slog(s, GTSC_LOG_WARN, "-C takes at most %d names", GTSC_MAX_COMMS);
+		return -E2BIG;
+	}
+	for (size_t i = 0; i < o->nr_comms; i++)
+		memcpy((void *)ro->gtsc_filter_comms[i], o->comms[i],
+		       strnlen(o->comms[i], GTSC_COMM_LEN - 1));
+	ro->gtsc_filter_nr_comms = o->nr_comms;
+	if (!o->cgroup)
+		return 0;
+	s->cgroup_fd = open(o->cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->cgroup_fd < 0 || fstatfs(s->cgroup_fd, &sf) || sf.f_type != CGROUP2_SUPER_MAGIC) {
+		slog(s, GTSC_LOG_WARN, "--cgroup: %s is not a cgroup v2 directory", o->cgroup);
+		return -ENOTDIR;
+	}
+	ro->gtsc_filter_cgroup = 1;
+	return 0;
+}
+
+static int load_cgroup(struct gtsc_session *s)
+{
+	__u32 key = 0;
+	int err;
+
+	if (s->cgroup_fd < 0)
+		return 0;
+	err = bpf_map__update_elem(s->skel->maps.gtsc_cgroup, &key, sizeof(key), &s->cgroup_fd,
+				   sizeof(s->cgroup_fd), BPF_ANY)
+		      ? -errno
+		      : 0;
+	if (err)
+		slog(s, GTSC_LOG_WARN, "--cgroup %s: %s", s->opts.cgroup, strerror(-err));
+	close(s->cgroup_fd); /* the map holds the cgroup now */
+	s->cgroup_fd = -1;
+	return err;
+}
+
+/* One sentence: which mechanisms are missing and what still records. */
+static int check_funcs(struct gtsc_session *s)
+{
+	const struct gtsc_source_choice *c = &s->plan.funcs;
+	struct strbuf ok = {};
+
+	if (!c->wanted || c->prog)
+		return 0;
+	if (s->opts.allow_missing) {
+		slog(s, GTSC_LOG_WARN, "function probes (-k) left out: %s", c->why);
+		return 0;
+	}
+	gtsc_sources__recorded(&s->plan, ", ", &ok);
+	slog(s, GTSC_LOG_WARN,
+	     "function probes (-k) cannot be recorded on this kernel: %s; the other sources "
+	     "(%s) still record, and --allow-missing records them without -k",
+	     c->why, ok.buf ? ok.buf : "task");
+	strbuf_free(&ok);
+	return -EOPNOTSUPP;
 }
 
 static int check_plan(struct gtsc_session *s)
@@ -168,6 +335,14 @@ static int check_plan(struct gtsc_session *s)
 	return 0;
 }
 
+/* --stacks: the flag in rodata; without it the stack map shrinks to one entry. */
+static void setup_stacks(struct gtsc_session *s)
+{
+	s->skel->rodata->gtsc_kmem_stacks_on = s->opts.kmem_stacks;
+	if (!s->opts.kmem_stacks)
+		bpf_map__set_max_entries(s->skel->maps.gtsc_kmem_stacks, 1);
+}
+
 static int session_load(struct gtsc_session *s)
 {
 	int err;
@@ -182,8 +357,15 @@ static int session_load(struct gtsc_session *s)
 	if (err)
 		return err;
 	setup_routes(s);
-	gtsc_sources__plan(&s->plan, s->skel->obj, &s->feat, s->opts.sources | GTSC_SRC_TASK);
-	err = check_plan(s);
+	err = setup_syscalls(s);
+	err = err ?: setup_filters(s);
+	setup_stacks(s);
+	if (err)
+		return err;
+	gtsc_sources__plan(&s->plan, s->skel->obj, &s->feat,
+			   s->opts.sources | GTSC_SRC_TASK | (has_funcs(s) ? GTSC_SRC_FUNCS : 0));
+	err = check_funcs(s);
+	err = err ?: check_plan(s);
 	if (err)
 		return err;
 	err = gtsc_bpf__load(s->skel);
@@ -211,6 +393,7 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
 
 	if (!s)
 		return errno = ENOMEM, NULL;
+	s->cgroup_fd = -1;
 	err = opts_copy(&s->opts, opts);
 	if (err)
 		goto fail;
@@ -237,6 +420,7 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
 	if (err)
 		goto fail;
 	err = session_load(s);
+	err = err ?: load_cgroup(s);
 	if (err)
 		goto fail;
 	err = gtsc_channels__create(&s->chans, bpf_map__fd(s->skel->maps.gtsc_rings), sink);
@@ -245,6 +429,9 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
 		     strerror(-err));
 		goto fail;
 	}
+	err = flight_map(s);
+	if (err)
+		goto fail;
 	for (size_t i = 0; i < s->opts.nr_pids; i++) {
 		err = gtsc_session__track_pid(s, s->opts.pids[i]);
 		if (err)
@@ -252,6 +439,9 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
 	}
 	s->opts.pids = NULL; /* the caller's array need not outlive open */
 	s->opts.channels = NULL;
+	s->opts.syscall_filter = NULL;
+	s->opts.comms = NULL;
+	s->opts.cgroup = NULL;
 	return s;
 fail:
 	gtsc_session__destroy(s);
@@ -267,6 +457,25 @@ int gtsc_session__track_pid(struct gtsc_session *s, int pid)
 				 BPF_ANY))
 		return -errno;
 	return 0;
+}
+
+/* kprobe.multi and kprobe programs name their functions at attach time, not in SEC(). */
+static int attach_funcs(struct gtsc_session *s)
+{
+	const struct gtsc_source_plan *p = &s->plan;
+	char why[256];
+	int err;
+
+	if (!p->funcs.prog)
+		return 0;
+	err = gtsc_funcs__attach(s->opts.funcs,
+				 bpf_object__find_program_by_name(s->skel->obj, p->funcs.prog),
+				 bpf_object__find_program_by_name(s->skel->obj, p->funcs_ret_prog),
+				 !strcmp(p->funcs.how, "kprobe.multi"), &s->func_links, why,
+				 sizeof(why));
+	if (err)
+		slog(s, GTSC_LOG_WARN, "%s", why);
+	return err;
 }
 
 int gtsc_session__attach(struct gtsc_session *s)
@@ -287,7 +496,7 @@ int gtsc_session__attach(struct gtsc_session *s)
 			return err;
 		}
 	}
-	return 0;
+	return attach_funcs(s);
 }
 
 int gtsc_session__start(struct gtsc_session *s)
@@ -300,7 +509,8 @@ int gtsc_session__start(struct gtsc_session *s)
 int gtsc_session__stop(struct gtsc_session *s)
 {
 	__atomic_store_n(&s->skel->bss->gtsc_on, 0, __ATOMIC_RELEASE);
-	return 0;
+	/* The flag is no barrier: a program may have read it just before. */
+	return gtsc_channels__sync(&s->chans);
 }
 
 static int read_counters(struct gtsc_session *s, __u32 chan)
@@ -361,6 +571,8 @@ static bool all_consumed(struct gtsc_session *s)
 	for (int ch = 0; ch < s->chans.n; ch++) {
 		__u64 written = 0;
 
+		if (gtsc_channel__flight(&s->chans.ch[ch]))
+			continue; /* read by gtsc_session__flight_read, never drained */
 		if (read_counters(s, ch))
 			return true;
 		for (int cpu = 0; cpu < s->nr_cpus; cpu++)
@@ -405,6 +617,74 @@ int gtsc_session__stats(struct gtsc_session *s, struct gtsc_session_stat *out, s
 	return n;
 }
 
+/* One region: counts read before the walk, so that once stopped written - retained is exact. */
+static int flight_region(struct gtsc_session *s, const struct gtsc_channel *ch, __u32 region,
+			 enum gtsc_flight_read how, struct gtsc_sink *sink,
+			 struct gtsc_session_flight *out)
+{
+	__u64 *cursor = &s->flight_cursor[ch->head_base + region];
+	struct gtsc_flight_walk w;
+	int err;
+
+	out->channel = ch->id;
+	out->cpu = ch->spec.global ? GTSC_FLIGHT_ALL_CPUS : region;
+	out->written = 0;
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
+		if (ch->spec.global || cpu == (int)region)
+			out->written += s->percpu[cpu].written;
+	err = gtsc_flight__walk(&s->flight, ch, region, how == GTSC_FLIGHT_CONSUME ? *cursor : 0,
+				how == GTSC_FLIGHT_COUNT ? NULL : sink, &w);
+	if (err)
+		return err;
+	if (how == GTSC_FLIGHT_CONSUME)
+		*cursor = w.head;
+	out->retained = w.retained;
+	out->overwritten = out->written > w.retained ? out->written - w.retained : 0;
+	out->torn = w.torn;
+	out->read = w.read;
+	return 0;
+}
+
+int gtsc_session__flight_read(struct gtsc_session *s, enum gtsc_flight_read how,
+			      struct gtsc_sink *sink, struct gtsc_session_flight *out, size_t max)
+{
+	size_t n = 0;
+	int err;
+
+	for (int i = 0; i < s->chans.n; i++) {
+		const struct gtsc_channel *ch = &s->chans.ch[i];
+
+		if (!gtsc_channel__flight(ch))
+			continue;
+		err = read_counters(s, ch->id);
+		if (err)
+			return err;
+		for (__u32 r = 0; r < ch->nr_regions && n < max; r++) {
+			err = flight_region(s, ch, r, how, sink, &out[n++]);
+			if (err)
+				return err;
+		}
+	}
+	if (sink && how != GTSC_FLIGHT_COUNT) {
+		err = sink->round_end(sink);
+		if (err)
+			return err;
+	}
+	return n;
+}
+
+void gtsc_session__flight_rewind(struct gtsc_session *s)
+{
+	if (s->flight_cursor)
+		memset(s->flight_cursor, 0,
+		       s->chans.nr_flight_heads * sizeof(*s->flight_cursor));
+}
+
+__u64 gtsc_session__triggers(const struct gtsc_session *s)
+{
+	return __atomic_load_n(&s->skel->bss->gtsc_trigger_hits, __ATOMIC_RELAXED);
+}
+
 __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
 {
 	__u64 total = 0;
@@ -425,6 +705,31 @@ __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
 				    (unsigned long long)info.recursion_misses);
 	}
 	return total;
+}
+
+int gtsc_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx)
+{
+	const struct bpf_map *map = s->skel->maps.gtsc_kmem_stacks;
+	size_t depth = bpf_map__value_size(map) / sizeof(__u64);
+	__u64 *ips = calloc(depth, sizeof(*ips));
+	__u32 key, next;
+	int err = ips ? 0 : -ENOMEM;
+
+	for (__u32 *prev = NULL; !err; prev = &key) {
+		size_t n = 0;
+
+		if (bpf_map__get_next_key(map, prev, &next, sizeof(next)))
+			break; /* ENOENT: the last one */
+		key = next;
+		if (bpf_map__lookup_elem(map, &key, sizeof(key), ips, depth * sizeof(*ips), 0))
+			continue;
+		while (n < depth && ips[n])
+			n++;
+		/* records hold the id + 1, 0 meaning no stack */
+		err = fn(ctx, "kmem", key + 1, ips, n);
+	}
+	free(ips);
+	return err;
 }
 
 __u64 gtsc_session__consumed(const struct gtsc_session *s)
@@ -457,6 +762,11 @@ void gtsc_session__destroy(struct gtsc_session *s)
 		return;
 	for (int i = 0; i < GTSC_MAX_SOURCES; i++)
 		bpf_link__destroy(s->links[i]);
+	gtsc_funcs__detach(&s->func_links);
+	if (s->cgroup_fd >= 0)
+		close(s->cgroup_fd);
+	gtsc_flight__unmap(&s->flight);
+	free(s->flight_cursor);
 	gtsc_channels__free(&s->chans);
 	gtsc_bpf__destroy(s->skel);
 	gtsc_features__free(&s->feat);

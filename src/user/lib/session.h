@@ -13,6 +13,8 @@
 #include <linux/types.h>
 #include "channel.h"
 #include "feature_probe.h"
+#include "funcs.h"
+#include "gtsc_syscalls.h"
 #include "sink.h"
 #include "sources.h"
 
@@ -39,8 +41,34 @@ struct gtsc_session_opts {
 	bool allow_missing; /* record what the kernel allows instead of failing */
 	gtsc_log_fn log;
 	void *log_ctx;
+	/* User memory captured with syscalls (gtsc_syscalls.h has the bounds). */
+	__u32 capture_size; /* data bytes per buffer, strace's -s; 0 = 32 */
+	bool no_capture;    /* raw arguments only: read no user memory */
+	/* Record only these syscalls (in the kernel); NULL = all. */
+	const struct gtsc_sys_set *syscall_filter;
+	/* Function probes (-k) from gtsc_funcs__resolve; must outlive attach. NULL: none. */
+	const struct gtsc_func_set *funcs;
+	/*
+	 * In-kernel filters besides pids, all of which an event passes: the
+	 * task's comm is one of COMMS (-C; at most GTSC_MAX_COMMS, 15 chars as
+	 * the kernel keeps them), it is in the cgroup v2 directory CGROUP or
+	 * below (--cgroup).
+	 */
+	const char *const *comms;
+	size_t nr_comms;
+	const char *cgroup;
+	/*
+	 * --snapshot-on syscall=NR: a traced task entering syscall NR counts a
+	 * trigger (gtsc_session__triggers), at most one per trigger_gap_ns
+	 * (0: 1 s).
+	 */
+	bool trigger_syscall;
+	int trigger_nr;
+	__u64 trigger_gap_ns;
+	/* A kernel stack for each kmem allocation (record --stacks; gtsc_session__stacks). */
+	bool kmem_stacks;
 };
-#define gtsc_session_opts__last_field log_ctx
+#define gtsc_session_opts__last_field kmem_stacks
 
 struct gtsc_session;
 
@@ -50,6 +78,11 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
 int gtsc_session__track_pid(struct gtsc_session *s, int pid);
 int gtsc_session__attach(struct gtsc_session *s);
 int gtsc_session__start(struct gtsc_session *s);
+/*
+ * Clears the flag the programs read, then waits for every program already
+ * past it: when stop returns, each record begun before it is written and
+ * counted, and nothing is written after it.
+ */
 int gtsc_session__stop(struct gtsc_session *s);
 /* Waits up to TIMEOUT_MS, drains all rings, reports new drops as records. */
 int gtsc_session__poll(struct gtsc_session *s, int timeout_ms);
@@ -68,8 +101,44 @@ struct gtsc_session_stat {
 
 /* Per channel per CPU counters; returns how many entries were filled. */
 int gtsc_session__stats(struct gtsc_session *s, struct gtsc_session_stat *out, size_t max);
+
+/* One flight region: a CPU's of a per-CPU flight channel, or a global one's. */
+struct gtsc_session_flight {
+	__u32 channel;
+	__u32 cpu; /* GTSC_FLIGHT_ALL_CPUS for a global channel */
+	__u64 written;	   /* records the programs wrote (per CPU, or summed) */
+	__u64 retained;	   /* whole records the region holds now */
+	__u64 overwritten; /* written - retained: exact once stopped */
+	__u64 torn;	   /* skipped: a writer was changing them (recording only) */
+	__u64 read;	   /* handed to the sink by this read */
+};
+#define GTSC_FLIGHT_ALL_CPUS ((__u32)-1)
+
+enum gtsc_flight_read {
+	GTSC_FLIGHT_COUNT,   /* count only (status) */
+	GTSC_FLIGHT_ALL,     /* every retained record: snapshots, the end of a session */
+	GTSC_FLIGHT_CONSUME, /* from each region's read cursor on, which moves to the head */
+};
+
+/*
+ * Reads what the flight channels retain into SINK (its round ended), never
+ * changing it; fills one entry per region into OUT and returns how many, or
+ * -errno.  0 without flight channels.
+ */
+int gtsc_session__flight_read(struct gtsc_session *s, enum gtsc_flight_read how,
+			      struct gtsc_sink *sink, struct gtsc_session_flight *out, size_t max);
+/* GTSC's rewind: the next GTSC_FLIGHT_CONSUME read starts at the oldest retained record. */
+void gtsc_session__flight_rewind(struct gtsc_session *s);
+/* Triggers counted so far (--snapshot-on). */
+__u64 gtsc_session__triggers(const struct gtsc_session *s);
 /* Recursion misses of every attached program (events the kernel skipped). */
 __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines);
+
+/* One recorded kernel stack: ID as SOURCE's records hold it, IPS innermost first. */
+typedef int (*gtsc_stack_fn)(void *ctx, const char *source, __u32 id, const __u64 *ips,
+			     size_t n);
+/* Every stack of opts.kmem_stacks, after stop. 0, or the first error of FN or of the map. */
+int gtsc_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx);
 __u64 gtsc_session__consumed(const struct gtsc_session *s);
 const struct gtsc_features *gtsc_session__features(const struct gtsc_session *s);
 const struct gtsc_channels *gtsc_session__channels(const struct gtsc_session *s);

@@ -16,6 +16,7 @@ struct gtsc_file_sink {
 	struct gtsc_sink base;
 	struct gtsc_writer *w;
 	struct addr_set sites;
+	struct strbuf stacks; /* STACKS lines */
 	__u64 bytes;
 };
 
@@ -122,8 +123,24 @@ __u64 gtsc_file_sink__bytes(const struct gtsc_file_sink *fs)
 	return fs->w ? gtsc_writer__bytes(fs->w) : fs->bytes;
 }
 
+int gtsc_file_sink__add_stack(struct gtsc_file_sink *fs, const char *source, __u32 id,
+			      const __u64 *ips, size_t n)
+{
+	strbuf_addf(&fs->stacks, "%s\t%u\t", source, id);
+	for (size_t i = 0; i < n; i++) {
+		int err = addr_set_add(&fs->sites, ips[i]);
+
+		if (err)
+			return err;
+		strbuf_addf(&fs->stacks, "%s%llx", i ? " " : "", (unsigned long long)ips[i]);
+	}
+	strbuf_add(&fs->stacks, "\n", 1);
+	return strbuf_err(&fs->stacks);
+}
+
 static void file_sink_free(struct gtsc_file_sink *fs)
 {
+	strbuf_free(&fs->stacks);
 	free(fs->sites.slot);
 	free(fs);
 }
@@ -139,6 +156,8 @@ int gtsc_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trail
 	for (size_t i = 0; addrs && i < fs->sites.cap; i++)
 		if (fs->sites.slot[i])
 			addrs[n++] = fs->sites.slot[i];
+	if (!err && fs->stacks.len)
+		err = gtsc_file_sink__add_chunk(fs, GTSC_CHUNK_STACKS, &fs->stacks);
 	/* Without kallsyms the trace still decodes, with hex call sites. */
 	if (!err && gtsc_ksyms__resolve(NULL, addrs, n, &syms) == 0)
 		err = gtsc_file_sink__add_chunk(fs, GTSC_CHUNK_KSYMS, &syms);

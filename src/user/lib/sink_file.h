@@ -18,7 +18,13 @@ struct gtsc_file_sink *gtsc_file_sink__create(const char *path,
 struct gtsc_sink *gtsc_file_sink__sink(struct gtsc_file_sink *fs);
 int gtsc_file_sink__add_chunk(struct gtsc_file_sink *fs, enum gtsc_chunk_type type,
 			      const struct strbuf *text);
-/* Writes KSYMS for the call sites seen and TRAILER, then closes. Frees FS. */
+/*
+ * A kernel stack the records of SOURCE name by ID (file.h's STACKS chunk,
+ * written by finish); its frames are named in KSYMS with the call sites.
+ */
+int gtsc_file_sink__add_stack(struct gtsc_file_sink *fs, const char *source, __u32 id,
+			      const __u64 *ips, size_t n);
+/* Writes STACKS, KSYMS (call sites and stack frames seen), TRAILER; closes. Frees FS. */
 int gtsc_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trailer);
 __u64 gtsc_file_sink__bytes(const struct gtsc_file_sink *fs);
 /* Closes without a trailer (error paths). Frees FS. */

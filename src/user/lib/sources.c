@@ -46,7 +46,17 @@ static const struct source_def defs[] = {
 
 _Static_assert(sizeof(defs) / sizeof(defs[0]) <= GTSC_MAX_SOURCES, "raise GTSC_MAX_SOURCES");
 
-int gtsc_sources__parse(const char *list, unsigned int *mask, char *bad, size_t bad_sz)
+/* Function probes, best first: one kprobe.multi link per direction, else a kprobe per function. */
+static const struct func_variant {
+	enum gtsc_feature feat;
+	const char *how, *entry, *ret;
+} func_variants[] = {
+	{ GTSC_FEAT_KPROBE_MULTI, "kprobe.multi", "gtsc_func_entry_multi", "gtsc_func_return_multi" },
+	{ GTSC_FEAT_KPROBE, "kprobe", "gtsc_func_entry_kp", "gtsc_func_return_kp" },
+};
+
+int gtsc_sources__parse(const char *list, unsigned int *mask, const char **syscalls, char *bad,
+			size_t bad_sz)
 {
 	static const struct {
 		const char *name;
@@ -56,10 +66,17 @@ int gtsc_sources__parse(const char *list, unsigned int *mask, char *bad, size_t 
 	const char *p = list;
 
 	*mask = GTSC_SRC_TASK;
+	*syscalls = NULL;
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		size_t i;
 
+		/* syscalls=LIST: the filter, which takes the rest of the list. */
+		if (!strncmp(p, "syscalls=", 9)) {
+			*mask |= GTSC_SRC_SYSCALLS;
+			*syscalls = p + 9;
+			return 0;
+		}
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			if (strlen(names[i].name) == len && !strncmp(names[i].name, p, len))
 				break;
@@ -109,6 +126,31 @@ static void plan_one(struct gtsc_source_choice *c, const struct source_def *d,
 	snprintf(c->why, sizeof(c->why), "%s", why);
 }
 
+/* A kernel without either loses only the function probes: it says which mechanisms are missing. */
+static void plan_funcs(struct gtsc_source_plan *plan, struct bpf_object *obj,
+		       const struct gtsc_features *f, bool wanted)
+{
+	struct gtsc_source_choice *c = &plan->funcs;
+
+	c->name = "funcs";
+	c->wanted = wanted;
+	for (size_t i = 0; i < sizeof(func_variants) / sizeof(func_variants[0]); i++) {
+		const struct func_variant *v = &func_variants[i];
+		bool use = wanted && !c->prog && f->has[v->feat];
+
+		if (use) {
+			c->prog = v->entry;
+			c->how = v->how;
+			plan->funcs_ret_prog = v->ret;
+		}
+		set_autoload(obj, v->entry, use);
+		set_autoload(obj, v->ret, use);
+	}
+	if (wanted && !c->prog)
+		snprintf(c->why, sizeof(c->why), "%.78s; %.78s", f->why[GTSC_FEAT_KPROBE],
+			 f->why[GTSC_FEAT_KPROBE_MULTI]);
+}
+
 int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 		       const struct gtsc_features *f, unsigned int mask)
 {
@@ -118,13 +160,39 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 		struct gtsc_source_choice *c = &plan->src[plan->n++];
 
 		c->name = d->name;
+		c->mask = d->mask;
 		c->wanted = mask & d->mask;
 		if (c->wanted)
 			plan_one(c, d, f);
 		set_autoload(obj, d->btf_prog, c->prog && c->prog == d->btf_prog);
 		set_autoload(obj, d->fb_prog, c->prog && c->prog == d->fb_prog);
 	}
+	plan_funcs(plan, obj, f, mask & GTSC_SRC_FUNCS);
 	return 0;
+}
+
+void gtsc_sources__recorded(const struct gtsc_source_plan *plan, const char *sep,
+			    struct strbuf *sb)
+{
+	const char *last = NULL;
+	size_t last_len = 0;
+	bool any = false;
+
+	for (int i = 0; i < plan->n; i++) {
+		const struct gtsc_source_choice *c = &plan->src[i];
+		size_t len = strcspn(c->name, ":");
+
+		/* defs[] lists each family's events together */
+		if (!c->wanted || !c->prog || (c->mask & GTSC_SRC_TASK) ||
+		    (last && len == last_len && !strncmp(last, c->name, len)))
+			continue;
+		strbuf_addf(sb, "%s%.*s", any ? sep : "", (int)len, c->name);
+		last = c->name;
+		last_len = len;
+		any = true;
+	}
+	if (!any)
+		strbuf_addf(sb, "task");
 }
 
 void gtsc_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb)
@@ -139,4 +207,8 @@ void gtsc_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *
 		else
 			strbuf_addf(sb, "%s=off (%s)\n", c->name, c->why);
 	}
+	if (plan->funcs.wanted && plan->funcs.prog)
+		strbuf_addf(sb, "funcs=%s\n", plan->funcs.how);
+	else if (plan->funcs.wanted)
+		strbuf_addf(sb, "funcs=off (%s)\n", plan->funcs.why);
 }

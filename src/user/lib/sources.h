@@ -20,6 +20,7 @@ enum gtsc_source_mask {
 	GTSC_SRC_SYSCALLS = 1 << 1,
 	GTSC_SRC_KMEM = 1 << 2,
 	GTSC_SRC_ALL = GTSC_SRC_TASK | GTSC_SRC_SYSCALLS | GTSC_SRC_KMEM,
+	GTSC_SRC_FUNCS = 1 << 3, /* function probes: set by the session when -k named some */
 };
 
 #define GTSC_MAX_SOURCES 16
@@ -30,18 +31,37 @@ struct gtsc_source_choice {
 	const char *how;     /* "tp_btf", "raw_tp", "tracepoint" */
 	char why[160];	     /* why the preferred variant or the source was left out */
 	bool wanted;	     /* in the session's source mask */
+	unsigned int mask;   /* the enum gtsc_source_mask bit it belongs to */
 };
 
 struct gtsc_source_plan {
 	struct gtsc_source_choice src[GTSC_MAX_SOURCES];
 	int n;
+	/*
+	 * Function probes, attached by funcs.c rather than by section name:
+	 * funcs.prog is the entry program, funcs_ret_prog the return one,
+	 * funcs.how "kprobe.multi" or "kprobe".
+	 */
+	struct gtsc_source_choice funcs;
+	const char *funcs_ret_prog;
 };
 
-/* Parses "kmem,syscalls" into a mask (task is always added); -EINVAL and the unknown name in BAD. */
-int gtsc_sources__parse(const char *list, unsigned int *mask, char *bad, size_t bad_sz);
+/*
+ * Parses "kmem,syscalls" into a mask (task is always added); -EINVAL and the
+ * unknown name in BAD.  "syscalls=LIST" ends the list: SYSCALLS points at
+ * LIST (syscall_classes.h parses it), else it is NULL.
+ */
+int gtsc_sources__parse(const char *list, unsigned int *mask, const char **syscalls, char *bad,
+			size_t bad_sz);
 /* Chooses a program per wanted source and sets autoload on OBJ accordingly. */
 int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 		       const struct gtsc_features *f, unsigned int mask);
+/*
+ * The families the plan records, SEP between them: "syscalls, kmem" (task,
+ * always recorded, only when there is nothing else; funcs not included).
+ */
+void gtsc_sources__recorded(const struct gtsc_source_plan *plan, const char *sep,
+			    struct strbuf *sb);
 /* "name=how" lines, and "name=off (why)" for wanted sources left out. */
 void gtsc_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb);
 

@@ -41,6 +41,14 @@ struct ksym {
 	const char *name;
 };
 
+/* A STACKS line: its frames are stack_ips[off, off + n). */
+struct stack_ent {
+	const char *source;
+	__u32 id;
+	__u32 n;
+	size_t off;
+};
+
 struct text {
 	char *buf;
 	size_t len;
@@ -89,6 +97,14 @@ struct gtsc_reader {
 	size_t n_ksyms, cap_ksyms;
 	struct gtsc_chan_stat *stats;
 	size_t n_stats, cap_stats;
+	struct gtsc_flight_stat *flights;
+	size_t n_flights, cap_flights;
+	struct gtsc_func_info *funcs;
+	size_t n_funcs, cap_funcs;
+	struct stack_ent *stacks;
+	size_t n_stacks, cap_stacks;
+	__u64 *stack_ips;
+	size_t n_stack_ips, cap_stack_ips;
 	bool has_trailer;
 	__u64 prog_misses;
 
@@ -418,12 +434,92 @@ static int parse_ksym_line(struct gtsc_reader *r, char *line)
 	return 0;
 }
 
+/* source id hexaddr hexaddr... */
+static int parse_stack_line(struct gtsc_reader *r, char *line)
+{
+	struct stack_ent e = { .off = r->n_stack_ips };
+	char *f[3], *p, *end;
+	__u64 id;
+
+	if (split_tabs(line, f, 3) < 3 || !parse_u64(f[1], 10, &id) || id > 0xffffffffu)
+		return 0;
+	for (p = f[2]; *p; p = end) {
+		__u64 ip = strtoull(p, &end, 16);
+
+		if (end == p)
+			break;
+		if (GROW(r->stack_ips, r->cap_stack_ips, r->n_stack_ips + 1))
+			return -ENOMEM;
+		r->stack_ips[r->n_stack_ips++] = ip;
+		e.n++;
+	}
+	if (GROW(r->stacks, r->cap_stacks, r->n_stacks + 1))
+		return -ENOMEM;
+	e.source = f[0];
+	e.id = (__u32)id;
+	r->stacks[r->n_stacks++] = e;
+	return 0;
+}
+
+/* id name hexaddr probes kind rettype [kind type name]... */
+static int parse_func_line(struct gtsc_reader *r, char *line)
+{
+	struct gtsc_func_info fi = {};
+	char *f[6 + 3 * 6 + 1];
+	__u64 id;
+	int n = split_tabs(line, f, 6 + 3 * 6 + 1);
+
+	if (n < 6 || !parse_u64(f[0], 10, &id) || id > 0xffffffffu ||
+	    !parse_u64(f[2], 16, &fi.addr))
+		return 0;
+	fi.id = (__u32)id;
+	fi.name = f[1];
+	fi.has_return = strstr(f[3], "return") != NULL;
+	fi.ret_kind = f[4];
+	fi.ret_type = f[5];
+	for (int i = 6; i + 2 < n && fi.nr_args < 6; i += 3, fi.nr_args++) {
+		fi.arg_kind[fi.nr_args] = f[i];
+		fi.arg_type[fi.nr_args] = f[i + 1];
+		fi.arg_name[fi.nr_args] = f[i + 2];
+	}
+	if (GROW(r->funcs, r->cap_funcs, r->n_funcs + 1))
+		return -ENOMEM;
+	r->funcs[r->n_funcs++] = fi;
+	return 0;
+}
+
+/* flight <channel id> <cpu|all> <written> <retained> <overwritten> <torn> */
+static int parse_flight_line(struct gtsc_reader *r, char **f, int n)
+{
+	struct gtsc_flight_stat fl = { .cpu = (__u32)-1 };
+	__u64 v[5];
+
+	if (n < 7 || !parse_u64(f[1], 10, &v[0]) || v[0] > 0xffffffffu)
+		return 0;
+	if (strcmp(f[2], "all") && (!parse_u64(f[2], 10, &v[1]) || v[1] >= 0xffffffffu))
+		return 0;
+	for (int i = 1; i < 5; i++)
+		if (!parse_u64(f[i + 2], 10, &v[i]))
+			return 0;
+	fl.channel = v[0];
+	if (strcmp(f[2], "all"))
+		fl.cpu = strtoul(f[2], NULL, 10);
+	fl.written = v[1];
+	fl.retained = v[2];
+	fl.overwritten = v[3];
+	fl.torn = v[4];
+	if (GROW(r->flights, r->cap_flights, r->n_flights + 1))
+		return -ENOMEM;
+	r->flights[r->n_flights++] = fl;
+	return 0;
+}
+
 static int parse_trailer_line(struct gtsc_reader *r, char *line)
 {
 	struct gtsc_chan_stat st;
 	__u64 v[4];
-	char *f[5];
-	int n = split_tabs(line, f, 5);
+	char *f[7];
+	int n = split_tabs(line, f, 7);
 
 	if (!strcmp(f[0], "meta") && n >= 3)
 		return add_kv(r, &r->meta, &r->n_meta, &r->cap_meta, f[1], f[2]);
@@ -431,6 +527,8 @@ static int parse_trailer_line(struct gtsc_reader *r, char *line)
 		r->prog_misses += v[0];
 		return 0;
 	}
+	if (!strcmp(f[0], "flight"))
+		return parse_flight_line(r, f, n);
 	if (strcmp(f[0], "stat") || n < 5)
 		return 0;
 	for (int i = 0; i < 4; i++) {
@@ -460,6 +558,10 @@ static int parse_line(struct gtsc_reader *r, enum gtsc_chunk_type type, char *li
 		return parse_ksym_line(r, line);
 	case GTSC_CHUNK_TRAILER:
 		return parse_trailer_line(r, line);
+	case GTSC_CHUNK_FUNCS:
+		return parse_func_line(r, line);
+	case GTSC_CHUNK_STACKS:
+		return parse_stack_line(r, line);
 	default:
 		return 0;
 	}
@@ -660,11 +762,26 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static int cmp_func_info(const void *a, const void *b)
+{
+	const struct gtsc_func_info *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 static int cmp_sys(const void *a, const void *b)
 {
 	const struct gtsc_syscall_info *x = a, *y = b;
 
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static int cmp_stack(const void *a, const void *b)
+{
+	const struct stack_ent *x = a, *y = b;
+	int c = strcmp(x->source, y->source);
+
+	return c ? c : x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* ---- open / close ---- */
@@ -691,6 +808,8 @@ static int open_file(struct gtsc_reader *r, const char *path)
 	if (inflateInit(&r->zs) != Z_OK)
 		return -ENOMEM;
 	r->zs_ready = true;
+	/* the chunk CRC already vouches for the stream: skip zlib's adler32 pass */
+	inflateValidate(&r->zs, 0);
 	err = walk_chunks(r);
 	if (err) {
 		set_err(r, "cannot read %s: %s", path, strerror(-err));
@@ -700,6 +819,10 @@ static int open_file(struct gtsc_reader *r, const char *path)
 		qsort(r->ksyms, r->n_ksyms, sizeof(*r->ksyms), cmp_ksym);
 	if (r->n_sys)
 		qsort(r->sys, r->n_sys, sizeof(*r->sys), cmp_sys);
+	if (r->n_funcs)
+		qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), cmp_func_info);
+	if (r->n_stacks)
+		qsort(r->stacks, r->n_stacks, sizeof(*r->stacks), cmp_stack);
 	return 0;
 }
 
@@ -755,6 +878,10 @@ void gtsc_reader__close(struct gtsc_reader *r)
 	free(r->sys);
 	free(r->ksyms);
 	free(r->stats);
+	free(r->flights);
+	free(r->funcs);
+	free(r->stacks);
+	free(r->stack_ips);
 	free(r->chunks);
 	free(r->stored);
 	free(r->live);
@@ -816,6 +943,12 @@ const struct gtsc_chan_stat *gtsc_reader__stats(const struct gtsc_reader *r, siz
 	return r->n_stats ? r->stats : none;
 }
 
+const struct gtsc_flight_stat *gtsc_reader__flight_stats(const struct gtsc_reader *r, size_t *n)
+{
+	*n = r->n_flights;
+	return r->flights;
+}
+
 __u64 gtsc_reader__prog_misses(const struct gtsc_reader *r)
 {
 	return r->prog_misses;
@@ -828,6 +961,21 @@ const struct gtsc_syscall_info *gtsc_reader__syscall(const struct gtsc_reader *r
 	if (!r->n_sys)
 		return NULL;
 	return bsearch(&key, r->sys, r->n_sys, sizeof(*r->sys), cmp_sys);
+}
+
+const struct gtsc_func_info *gtsc_reader__func(const struct gtsc_reader *r, __u32 id)
+{
+	struct gtsc_func_info key = { .id = id };
+
+	if (!r->n_funcs)
+		return NULL;
+	return bsearch(&key, r->funcs, r->n_funcs, sizeof(*r->funcs), cmp_func_info);
+}
+
+const struct gtsc_func_info *gtsc_reader__funcs(const struct gtsc_reader *r, size_t *n)
+{
+	*n = r->n_funcs;
+	return r->funcs;
 }
 
 const char *gtsc_reader__ksym(const struct gtsc_reader *r, __u64 addr, __u64 *off)
@@ -848,6 +996,18 @@ const char *gtsc_reader__ksym(const struct gtsc_reader *r, __u64 addr, __u64 *of
 	if (off)
 		*off = addr - r->ksyms[lo - 1].addr;
 	return r->ksyms[lo - 1].name;
+}
+
+const __u64 *gtsc_reader__stack(const struct gtsc_reader *r, const char *source, __u32 id,
+				size_t *n)
+{
+	struct stack_ent key = { .source = source, .id = id };
+	const struct stack_ent *e = NULL;
+
+	if (r->n_stacks)
+		e = bsearch(&key, r->stacks, r->n_stacks, sizeof(*r->stacks), cmp_stack);
+	*n = e ? e->n : 0;
+	return e ? r->stack_ips + e->off : NULL;
 }
 
 bool gtsc_reader__truncated(const struct gtsc_reader *r)
@@ -1063,7 +1223,8 @@ static int start_batch(struct gtsc_reader *r)
 {
 	size_t left = r->n_pend - r->head;
 
-	memmove(r->pend, r->pend + r->head, left * sizeof(*r->pend));
+	if (left && r->head)
+		memmove(r->pend, r->pend + r->head, left * sizeof(*r->pend));
 	r->n_pend = left;
 	r->head = r->emit_end = 0;
 	/* what is still pending came from the previous batch only */

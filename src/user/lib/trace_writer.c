@@ -92,8 +92,8 @@ static size_t compress_chunk(struct gtsc_writer *w, const void *in, size_t in_le
 }
 
 /* ZOUT has room for raw_len - 1 bytes, or is NULL not to compress. */
-static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void *raw, size_t raw_len,
-		     void *zout)
+static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void *raw,
+		     size_t raw_len, void *zout)
 {
 	struct gtsc_chunk_hdr h = {
 		.magic = GTSC_CHUNK_MAGIC,
@@ -114,8 +114,8 @@ static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void 
 		h.flags |= GTSC_CHUNK_ZLIB;
 	}
 	h.crc = trace_chunk_crc(&h, payload, h.len);
-	iov[0] = (struct iovec){ .iov_base = &h, .iov_len = sizeof(h) };
-	iov[1] = (struct iovec){ .iov_base = (void *)payload, .iov_len = h.len };
+	iov[0] = (struct iovec){.iov_base = &h, .iov_len = sizeof(h)};
+	iov[1] = (struct iovec){.iov_base = (void *)payload, .iov_len = h.len};
 	err = write_iov(w, iov, 2);
 	if (err) {
 		w->err = err;
@@ -225,7 +225,7 @@ static int write_file_hdr(struct gtsc_writer *w)
 		.ptr_size = sizeof(void *),
 		.hdr_size = sizeof(struct gtsc_file_hdr),
 	};
-	struct iovec iov = { .iov_base = &h, .iov_len = sizeof(h) };
+	struct iovec iov = {.iov_base = &h, .iov_len = sizeof(h)};
 
 	memcpy(h.magic, GTSC_FILE_MAGIC, sizeof(h.magic));
 	h.crc = trace_file_hdr_crc(&h);

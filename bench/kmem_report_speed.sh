@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# bench/kmem_report_speed.sh: analysis speed and memory of
+# `gtsc-bpf report --kmem` against `perf kmem --caller stat`, on the same
+# kernel events.  Not a test: it prints numbers.
+#
+# The kmem workload (tests/live/kmem_load.c, KMEM_JOBS copies) runs for
+# KMEM_SECS seconds while gtsc-bpf and perf record the kmem events
+# system-wide, at the same time: the same events.  Then once more with
+# gtsc-bpf alone and --no-compress (perf.data is not compressed either).  The
+# same is done for a run KMEM_LONG times longer, so
+# that peak memory on a short and a long trace can be compared: gtsc-bpf's
+# should stay at what is live at a time, perf's grows with the trace.  Each
+# analysis runs under /usr/bin/time -v, best of KMEM_RUNS.  events/s is
+# each tool's events (kmem records analysed, pages included; perf's samples)
+# over its CPU time (user + sys: the machine may be shared) and over its wall
+# time.
+#
+# Knobs: KMEM_SECS=4 KMEM_LONG=4 KMEM_JOBS=2 KMEM_RUNS=3 KMEM_TMP=dir
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SECS=${KMEM_SECS:-4}
+LONG=${KMEM_LONG:-4}
+JOBS=${KMEM_JOBS:-2}
+RUNS=${KMEM_RUNS:-3}
+GTSC=${GTSC:-./gtsc-bpf}
+OUT=${OUTPUT:-.output}/bench
+TMP=${KMEM_TMP:-$(mktemp -d /var/tmp/gtsc-kmem-bench.XXXXXX)}
+LOAD=$OUT/kmem_load
+EVENTS=kmem:kmalloc,kmem:kfree,kmem:kmem_cache_alloc,kmem:kmem_cache_free
+BG=""
+
+cleanup() {
+	local p
+	for p in $BG; do
+		kill "$p" 2> /dev/null || true
+	done
+	[ -n "${KMEM_TMP:-}" ] || rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+need() {
+	command -v "$1" > /dev/null 2>&1 || { echo "bench/kmem_report_speed.sh: needs $1" >&2; exit 1; }
+}
+
+# workload SECONDS: KMEM_JOBS copies of the workload for SECONDS.
+workload() {
+	local p pids=""
+
+	for _ in $(seq "$JOBS"); do
+		echo g | "$LOAD" "$TMP/f.$RANDOM" 100000000 > /dev/null &
+		pids="$pids $!"
+	done
+	BG="$BG $pids"
+	sleep "$1"
+	for p in $pids; do
+		kill "$p" 2> /dev/null || true
+		wait "$p" 2> /dev/null || true
+	done
+	rm -f "$TMP"/f.*
+}
+
+# start_gtsc FILE [OPTIONS]: a system-wide kmem recording, once it is recording; sets gpid.
+start_gtsc() {
+	local out=$1
+	shift
+	"$GTSC" record -e kmem -a -o "$out" "$@" 2> "$out.err" &
+	gpid=$!
+	BG="$BG $gpid"
+	until grep -q recording "$out.err" 2> /dev/null; do sleep 0.1; done
+}
+
+# record NAME SECONDS: $TMP/NAME.gtsc and NAME.perf of one run, NAME.raw.gtsc of another.
+record() {
+	local name=$1 secs=$2 ppid
+
+	start_gtsc "$TMP/$name.gtsc"
+	perf record -q -a -m 64M -e "$EVENTS" -o "$TMP/$name.perf" 2> "$TMP/$name.perr" &
+	ppid=$!
+	BG="$BG $ppid"
+	sleep 1 # perf has no readiness signal here; it is up well within a second
+	workload "$secs"
+	kill -INT "$ppid" "$gpid"
+	wait "$ppid" "$gpid" || true
+	start_gtsc "$TMP/$name.raw.gtsc" --no-compress
+	workload "$secs"
+	kill -INT "$gpid"
+	wait "$gpid" || true
+}
+
+# measure CMD...: "cpu_s wall_s max_rss_kib" of the run with the least CPU of RUNS.
+measure() {
+	local best="" i line
+	for i in $(seq "$RUNS"); do
+		/usr/bin/time -v "$@" > /dev/null 2> "$TMP/time" || true
+		line=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0
+				for (i = 1; i <= n; i++) s = s * 60 + t[i]; w = s }
+			/User time/ { u = $2 } /System time/ { y = $2 }
+			/Maximum resident set size/ { r = $2 }
+			END { printf "%.3f %.3f %d\n", u + y, w, r }' "$TMP/time")
+		if [ -z "$best" ] || awk -v a="$line" -v b="$best" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; then
+			best=$line
+		fi
+	done
+	echo "$best"
+}
+
+gtsc_events() {
+	"$GTSC" report -i "$1" --kmem --json -n 1 | sed -n 's/.*"table":"summary".*"events":\([0-9]*\).*/\1/p'
+}
+
+perf_events() {
+	perf report -i "$1" --stats 2> /dev/null | awk '/SAMPLE events:/ { print $3; exit }'
+}
+
+row() {
+	local tool=$1 events=$2 cpu=$3 wall=$4 rss=$5
+	awk -v t="$tool" -v e="$events" -v c="$cpu" -v w="$wall" -v r="$rss" 'BEGIN {
+		printf "  %-34s %10d %7.3f %12.0f %7.3f %12.0f %9d\n", t, e, c, (c > 0 ? e / c : 0),
+			w, (w > 0 ? e / w : 0), r }'
+}
+
+need perf
+need /usr/bin/time
+mkdir -p "$OUT"
+cc -O2 -Wall -D_GNU_SOURCE -o "$LOAD" tests/live/kmem_load.c
+echo "# recording: $JOBS kmem_load jobs for $SECS s and for $((SECS * LONG)) s"
+record short "$SECS"
+record long $((SECS * LONG))
+
+for name in short long; do
+	ge=$(gtsc_events "$TMP/$name.gtsc")
+	re=$(gtsc_events "$TMP/$name.raw.gtsc")
+	pe=$(perf_events "$TMP/$name.perf")
+	read -r gc gw gr <<< "$(measure "$GTSC" report -i "$TMP/$name.gtsc" --kmem --caller -n 0)"
+	read -r rc rw rr <<< "$(measure "$GTSC" report -i "$TMP/$name.raw.gtsc" --kmem --caller -n 0)"
+	read -r pc pw pr <<< "$(LC_ALL=C measure perf kmem -i "$TMP/$name.perf" --caller stat)"
+	echo
+	echo "$name trace: gtsc-bpf $(du -h "$TMP/$name.gtsc" | cut -f1) (--no-compress $(du -h "$TMP/$name.raw.gtsc" | cut -f1)), perf $(du -h "$TMP/$name.perf" | cut -f1)"
+	printf "  %-34s %10s %7s %12s %7s %12s %9s\n" tool events "cpu s" "events/cpu-s" "wall s" "events/s" "RSS KiB"
+	row "gtsc-bpf report --kmem" "$ge" "$gc" "$gw" "$gr"
+	row "gtsc-bpf report --kmem (raw trace)" "$re" "$rc" "$rw" "$rr"
+	row "perf kmem --caller stat" "$pe" "$pc" "$pw" "$pr"
+	awk -v ge="$ge" -v gc="$gc" -v re="$re" -v rc="$rc" -v pe="$pe" -v pc="$pc" 'BEGIN {
+		if (gc > 0 && rc > 0 && pc > 0 && pe > 0)
+			printf "  per event and CPU second, gtsc-bpf is %.1fx (compressed) and %.1fx (raw) as fast as perf\n",
+				(ge / gc) / (pe / pc), (re / rc) / (pe / pc) }'
+done

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What configures syscall recording, shared by syscalls.bpf.c and the
+ * loader: the in-kernel syscall filter and the table saying which argument
+ * of which syscall points at user memory worth capturing.  The loader fills
+ * both into rodata before load (src/user/lib/syscall_capture.c holds the
+ * table, syscall_classes.c the names and classes of the filter).
+ */
+#ifndef __GTSC_SYSCALLS_H
+#define __GTSC_SYSCALLS_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* x86-64 numbers are below 512; x32's have bit 30 set and are never captured. */
+#define GTSC_NR_SYSCALLS 512
+#define GTSC_SYS_WORDS (GTSC_NR_SYSCALLS / 64)
+
+/* A set of syscall numbers: the filter, and "has a capture spec". */
+struct gtsc_sys_set {
+	__u64 bits[GTSC_SYS_WORDS];
+};
+
+static inline int gtsc_sys_set__has(const struct gtsc_sys_set *s, int nr)
+{
+	return nr >= 0 && nr < GTSC_NR_SYSCALLS && ((s->bits[nr / 64] >> (nr % 64)) & 1);
+}
+
+static inline void gtsc_sys_set__add(struct gtsc_sys_set *s, int nr)
+{
+	if (nr >= 0 && nr < GTSC_NR_SYSCALLS)
+		s->bits[nr / 64] |= 1ULL << (nr % 64);
+}
+
+/*
+ * What the programs do with a syscall number, one byte per nr in rodata:
+ * both decisions in one load, so that a call that is neither filtered out
+ * nor captured pays one bounds check, one load and one test.
+ */
+enum gtsc_sys_nr_flags {
+	GTSC_SYS_SKIP = 1 << 0,	   /* not in the -e syscalls=LIST filter */
+	GTSC_SYS_CAPTURE = 1 << 1, /* has a gtsc_cap_set: read user memory */
+};
+
+/*
+ * Bounds of what one record carries (see records.h for the item layout).
+ * Only the bytes a string or buffer really has cost ring space: the bounds
+ * cap the worst case.  Paths: PATH_MAX, so that no real path is cut.  Data
+ * (-s): strace's default 32, at most 4096.  argv: the first 8 elements, each
+ * cut like data.  sockaddr: sizeof(struct sockaddr_storage).
+ */
+#define GTSC_CAP_PATH_MAX 4096 /* with the NUL: strings of up to 4095 bytes */
+#define GTSC_CAP_DATA_DEFAULT 32
+#define GTSC_CAP_DATA_MAX 4096
+#define GTSC_CAP_ARGV_MAX 8
+#define GTSC_CAP_SOCKADDR_MAX 128
+#define GTSC_CAP_SPECS 4     /* captured arguments of one syscall at most */
+#define GTSC_CAP_RETRY_MAX 4 /* faulted reads one call can retry at exit */
+
+enum gtsc_cap_how {
+	GTSC_CAP_NONE = 0,
+	/* read at sys_enter (a fault is retried at sys_exit) */
+	GTSC_CAP_PATH,	      /* NUL-terminated string */
+	GTSC_CAP_STRV,	      /* NULL-terminated array of strings (argv) */
+	GTSC_CAP_IN_BUF,      /* bytes, length in argument len_arg, up to -s */
+	GTSC_CAP_IN_SOCKADDR, /* struct sockaddr, length in argument len_arg */
+	/* filled by the call: read at sys_exit when it succeeded */
+	GTSC_CAP_OUT_BUF,      /* bytes, length ret, up to -s */
+	GTSC_CAP_OUT_STR,      /* string without NUL (readlink), length ret, up to -s */
+	GTSC_CAP_OUT_SOCKADDR, /* struct sockaddr, length in *(int *)argument len_arg */
+};
+
+struct gtsc_cap_spec {
+	__u8 how; /* enum gtsc_cap_how */
+	__u8 arg;
+	__u8 len_arg;
+	__u8 __pad;
+};
+
+enum gtsc_cap_flags {
+	GTSC_CAP_F_EXIT = 1 << 0,  /* has an OUT spec: save the arguments at enter */
+	GTSC_CAP_F_NEWMM = 1 << 1, /* success replaces the address space (execve):
+				    * a faulted read cannot be retried at exit */
+};
+
+struct gtsc_cap_set {
+	__u32 flags; /* enum gtsc_cap_flags */
+	struct gtsc_cap_spec spec[GTSC_CAP_SPECS];
+};
+
+#endif /* __GTSC_SYSCALLS_H */

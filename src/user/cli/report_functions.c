@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * gtsc-bpf report --functions: per probed function its hits, the processes
+ * that made them and, for FUNC%return, entry->return latency percentiles.
+ * Prototypes come from the trace's FUNCS chunk (the recording kernel's BTF).
+ *
+ *   kernel_clone hits=10 returns=10 p50_ns=41230 p99_ns=98000 max_ns=98000
+ *     long kernel_clone(struct kernel_clone_args *args)
+ *     pid 1234 (forker) 10
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "comm_table.h"
+#include "trace_reader.h"
+
+struct u64_vec {
+	__u64 *v;
+	size_t n, cap;
+};
+
+struct func_stat {
+	const struct gtsc_func_info *fi;
+	__u64 hits, returns;
+	struct u64_vec lat; /* return latencies, ns */
+};
+
+struct func_report {
+	struct func_stat *st; /* by function id */
+	size_t n;
+	struct u64_vec hitters; /* func id << 32 | pid, one per entry */
+	struct comm_table *comms;
+};
+
+static int vec_push(struct u64_vec *v, __u64 x)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 256;
+		__u64 *nv = realloc(v->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		v->v = nv;
+		v->cap = cap;
+	}
+	v->v[v->n++] = x;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int report_init(struct func_report *fr, const struct gtsc_reader *r)
+{
+	const struct gtsc_func_info *fi = gtsc_reader__funcs(r, &fr->n);
+	size_t max_id = 0;
+
+	for (size_t i = 0; i < fr->n; i++)
+		if (fi[i].id >= max_id)
+			max_id = fi[i].id + 1;
+	fr->n = max_id;
+	fr->st = calloc(max_id ? max_id : 1, sizeof(*fr->st));
+	fr->comms = comm_table__new();
+	if (!fr->st || !fr->comms)
+		return -ENOMEM;
+	for (size_t i = 0; i < max_id; i++)
+		fr->st[i].fi = gtsc_reader__func(r, i);
+	return 0;
+}
+
+static void report_free(struct func_report *fr)
+{
+	for (size_t i = 0; fr->st && i < fr->n; i++)
+		free(fr->st[i].lat.v);
+	free(fr->st);
+	free(fr->hitters.v);
+	comm_table__free(fr->comms);
+}
+
+static int account(struct func_report *fr, const struct gtsc_rec_hdr *h)
+{
+	const struct gtsc_rec_func *e = (const void *)h;
+	struct func_stat *st;
+
+	if (h->type == GTSC_REC_TASK)
+		comm_table__update(fr->comms, h);
+	if (h->type != GTSC_REC_FUNC || e->func_id >= fr->n)
+		return 0;
+	st = &fr->st[e->func_id];
+	if (e->kind == GTSC_FUNC_RETURN) {
+		st->returns++;
+		/* 0: the entry was not seen (started before recording, or evicted). */
+		return e->latency_ns ? vec_push(&st->lat, e->latency_ns) : 0;
+	}
+	st->hits++;
+	return vec_push(&fr->hitters, (__u64)e->func_id << 32 | h->pid);
+}
+
+/* "char *buf", "int fd": no space after a pointer's star. */
+static const char *c_sep(const char *type)
+{
+	size_t n = strlen(type);
+
+	return n && type[n - 1] == '*' ? "" : " ";
+}
+
+static void print_proto(const struct gtsc_func_info *fi)
+{
+	if (!strcmp(fi->ret_type, "?")) {
+		printf("    %s(...)  (no BTF prototype)\n", fi->name);
+		return;
+	}
+	printf("    %s%s%s(", fi->ret_type, c_sep(fi->ret_type), fi->name);
+	for (int i = 0; i < fi->nr_args; i++)
+		printf("%s%s%s%s", i ? ", " : "", fi->arg_type[i], c_sep(fi->arg_type[i]),
+		       fi->arg_name[i]);
+	printf("%s)\n", fi->nr_args ? "" : "void");
+}
+
+/* Hitters of function ID, from *pos in the sorted hitters, one line per pid. */
+static void print_pids(struct func_report *fr, __u32 id, size_t *pos)
+{
+	const struct u64_vec *h = &fr->hitters;
+
+	while (*pos < h->n && h->v[*pos] >> 32 == id) {
+		__u32 pid = (__u32)h->v[*pos];
+		size_t n = 0;
+
+		for (; *pos < h->n && h->v[*pos] == ((__u64)id << 32 | pid); (*pos)++)
+			n++;
+		printf("    pid %u (%s) %zu\n", pid, comm_table__get(fr->comms, pid, pid), n);
+	}
+}
+
+static void print_func(struct func_report *fr, struct func_stat *st, size_t *pos)
+{
+	const struct u64_vec *l = &st->lat;
+
+	printf("%s hits=%llu", st->fi->name, (unsigned long long)st->hits);
+	if (st->fi->has_return) {
+		printf(" returns=%llu", (unsigned long long)st->returns);
+		qsort(l->v, l->n, sizeof(*l->v), cmp_u64);
+		if (l->n)
+			printf(" p50_ns=%llu p99_ns=%llu max_ns=%llu",
+			       (unsigned long long)l->v[(l->n - 1) * 50 / 100],
+			       (unsigned long long)l->v[(l->n - 1) * 99 / 100],
+			       (unsigned long long)l->v[l->n - 1]);
+	}
+	printf("\n");
+	print_proto(st->fi);
+	print_pids(fr, st->fi->id, pos);
+}
+
+static int print_report(struct func_report *fr, const char *path)
+{
+	size_t pos = 0, hit = 0;
+	__u64 entries = 0;
+
+	qsort(fr->hitters.v, fr->hitters.n, sizeof(*fr->hitters.v), cmp_u64);
+	for (size_t i = 0; i < fr->n; i++) {
+		hit += fr->st[i].fi && fr->st[i].hits;
+		entries += fr->st[i].hits;
+	}
+	printf("# functions: %zu probed, %zu hit, %llu hits in all (%s)\n", fr->n, hit,
+	       (unsigned long long)entries, path);
+	for (size_t i = 0; i < fr->n; i++)
+		if (fr->st[i].fi)
+			print_func(fr, &fr->st[i], &pos);
+	return ferror(stdout) ? -EIO : 0;
+}
+
+static int parse_args(int argc, char **argv, const char **input)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "functions", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	*input = GTSC_DEFAULT_OUTPUT;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': *input = optarg; break;
+		case 'F': break;
+		case 'h':
+			printf("usage: gtsc-bpf report --functions [-i FILE]\n\n"
+			       "Per probed function (record -k): hits, the processes that made them,\n"
+			       "and for FUNC%%return the entry->return latency p50/p99/max.\n");
+			exit(0);
+		default:
+			fprintf(stderr, "gtsc-bpf: 'gtsc-bpf report --functions --help' lists the "
+					"options\n");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int report_functions_main(int argc, char **argv)
+{
+	char errbuf[256] = "";
+	struct gtsc_reader_opts ro = { .sz = sizeof(ro), .errbuf = errbuf,
+				       .errbuf_sz = sizeof(errbuf) };
+	struct func_report fr = {};
+	const struct gtsc_rec_hdr *rec;
+	struct gtsc_reader *r;
+	const char *input;
+	int n = 0, err;
+
+	if (parse_args(argc, argv, &input))
+		return 2;
+	r = gtsc_reader__open(input, &ro);
+	if (!r) {
+		fprintf(stderr, "gtsc-bpf: %s: %s\n", input, errbuf[0] ? errbuf : strerror(errno));
+		return 1;
+	}
+	err = report_init(&fr, r);
+	while (!err && (n = gtsc_reader__next(r, &rec)) > 0)
+		err = account(&fr, rec);
+	if (!err && n < 0)
+		err = n;
+	if (!err && !fr.n)
+		printf("# no function probes in %s (record -k FUNC)\n", input);
+	else if (!err)
+		err = print_report(&fr, input);
+	if (err)
+		fprintf(stderr, "gtsc-bpf: reading %s failed: %s\n", input, strerror(-err));
+	else if (gtsc_reader__truncated(r))
+		fprintf(stderr, "gtsc-bpf: %s: %s\n", input, gtsc_reader__damage(r));
+	report_free(&fr);
+	n = err ? 1 : gtsc_reader__truncated(r) ? 3 : 0;
+	gtsc_reader__close(r);
+	return n;
+}

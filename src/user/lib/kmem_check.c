@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "kmem_analysis.h"
+#include "kmem_check.h"
+#include "kmem_stream.h"
+#include "trace_reader.h"
+#include "trace_util.h"
+
+#define MAX_CPUS 1024	/* GTSC_MAX_CPUS: a record naming a higher CPU is damaged */
+#define MAX_CHANNELS 16 /* GTSC_MAX_CHANNELS */
+/* An interrupt's events recorded while the event it interrupted was taking its time stamp. */
+#define NEST_MAX_NS 10000000ULL
+
+/* The rings records come from: a record's type says which channel wrote it. */
+enum stream { S_TASK, S_SYSCALLS, S_KMEM, S_OTHER, S_MAX };
+static const char *const stream_channel[S_MAX] = { "task", "syscalls", "kmem", "other" };
+
+struct order_state {
+	__u64 last;	 /* timestamp of the ring's previous record */
+	__u64 before;	 /* and of the record before that */
+	__u64 back;	 /* records earlier than the one before them */
+	__u64 max_back;	 /* by how much, at most */
+	__u64 first_rec; /* file position (record number) of the first */
+	bool seen;
+};
+
+struct pass1 {
+	struct kmem_check *k;
+	bool newer_abi; /* the recorder's record ABI is newer than ours */
+	struct order_state (*order)[MAX_CPUS];
+	__u64 in_file[S_MAX];		  /* records the kernel wrote, by channel */
+	__u64 drop_records[MAX_CHANNELS]; /* DROPS counts by channel id */
+	__u64 first_unknown_type, first_unknown_size;
+	__u64 bad_cpu;
+	__u16 bad_type, bad_size, want_size;
+};
+
+__attribute__((format(printf, 2, 3))) static void finding(struct kmem_check *k, const char *fmt,
+							  ...)
+{
+	char line[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	line[0] = toupper((unsigned char)line[0]); /* the reader's sentences start lower case */
+	strbuf_addf(&k->findings, "%s\n", line);
+	k->nr_findings++;
+}
+
+/* ---- pass 1: records in file order ---- */
+
+static enum stream stream_of(__u16 type)
+{
+	switch (type) {
+	case GTSC_REC_SYS_ENTER:
+	case GTSC_REC_SYS_EXIT:
+		return S_SYSCALLS;
+	case GTSC_REC_KMEM_ALLOC:
+	case GTSC_REC_KMEM_FREE:
+	case GTSC_REC_KMEM_CACHE:
+		return S_KMEM;
+	case GTSC_REC_TASK:
+		return S_TASK;
+	default:
+		return S_OTHER;
+	}
+}
+
+/* The size a record of its type must have; 0 when any size past the minimum goes. */
+static __u16 expected_size(const struct gtsc_rec_hdr *h, const char *rec)
+{
+	__u16 payload;
+
+	switch (h->type) {
+	case GTSC_REC_SYS_ENTER:
+		memcpy(&payload, rec + offsetof(struct gtsc_rec_sys_enter, payload_len), 2);
+		return sizeof(struct gtsc_rec_sys_enter) + payload;
+	case GTSC_REC_SYS_EXIT:
+		memcpy(&payload, rec + offsetof(struct gtsc_rec_sys_exit, payload_len), 2);
+		return sizeof(struct gtsc_rec_sys_exit) + payload;
+	case GTSC_REC_KMEM_ALLOC:
+		/* ABI 1.0's, before stack_id, or today's */
+		return h->size == trace_rec_min_sizes[h->type] ? h->size
+							       : sizeof(struct gtsc_rec_kmem_alloc);
+	default:
+		return trace_rec_min_sizes[h->type];
+	}
+}
+
+static bool check_type_size(struct pass1 *p, const struct gtsc_rec_hdr *h, const char *rec)
+{
+	__u16 want;
+
+	if (!h->type || h->type >= GTSC_REC_TYPE_MAX || !trace_rec_min_sizes[h->type]) {
+		if (!p->k->unknown_types++) {
+			p->first_unknown_type = h->type;
+			p->first_unknown_size = h->size;
+		}
+		return false;
+	}
+	want = expected_size(h, rec);
+	if (h->size == want || (p->newer_abi && h->size > want))
+		return true;
+	if (!p->k->bad_sizes++) {
+		p->bad_type = h->type;
+		p->bad_size = h->size;
+		p->want_size = want;
+	}
+	return false;
+}
+
+/* Records written by the recorder itself: drops, and names of tasks alive at start. */
+static bool from_userspace(const struct gtsc_rec_hdr *h, const char *rec)
+{
+	__u32 event;
+
+	if (h->type == GTSC_REC_DROPS)
+		return true;
+	if (h->type != GTSC_REC_TASK)
+		return false;
+	memcpy(&event, rec + offsetof(struct gtsc_rec_task, event), sizeof(event));
+	return event == GTSC_TASK_COMM;
+}
+
+/*
+ * An event interrupted between reserving its record and reading the clock is
+ * stamped after the interrupt's own events, which follow it in the ring: the
+ * one record then stands later than those after it, and they are not earlier
+ * than the record before it.  That is the kernel's doing, not the file's.
+ */
+static bool nested_interrupt(const struct order_state *o, __u64 ts)
+{
+	return ts >= o->before && o->last - ts <= NEST_MAX_NS;
+}
+
+static void check_order(struct pass1 *p, const struct gtsc_rec_hdr *h)
+{
+	struct order_state *o = &p->order[stream_of(h->type)][h->cpu];
+	struct kmem_check *k = p->k;
+
+	if (o->seen && h->ts_ns < o->last) {
+		if (nested_interrupt(o, h->ts_ns)) {
+			k->nested++;
+			if (o->last - h->ts_ns > k->max_nested_ns)
+				k->max_nested_ns = o->last - h->ts_ns;
+		} else {
+			if (!o->back++)
+				o->first_rec = k->records;
+			if (o->last - h->ts_ns > o->max_back)
+				o->max_back = o->last - h->ts_ns;
+			k->out_of_order++;
+		}
+	}
+	/* against the previous record only: one misplaced record is one finding */
+	o->before = o->last;
+	o->last = h->ts_ns;
+	o->seen = true;
+}
+
+static void count_drops(struct pass1 *p, const char *rec)
+{
+	struct gtsc_rec_drops d;
+
+	memcpy(&d, rec, sizeof(d));
+	if (d.channel < MAX_CHANNELS)
+		p->drop_records[d.channel] += d.count;
+}
+
+static void check_record(struct pass1 *p, const struct gtsc_rec_hdr *rec)
+{
+	const char *raw = (const char *)rec;
+	struct gtsc_rec_hdr h;
+
+	memcpy(&h, raw, sizeof(h)); /* records of a damaged file need not be aligned */
+	p->k->records++;
+	if (!check_type_size(p, &h, raw))
+		return;
+	if (h.cpu >= MAX_CPUS) {
+		p->bad_cpu++;
+		return;
+	}
+	if (h.type == GTSC_REC_DROPS)
+		count_drops(p, raw);
+	if (from_userspace(&h, raw))
+		return;
+	p->in_file[stream_of(h.type)]++;
+	check_order(p, &h);
+}
+
+static void report_order(struct pass1 *p)
+{
+	for (int s = 0; s < S_MAX; s++) {
+		for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+			const struct order_state *o = &p->order[s][cpu];
+
+			if (!o->back)
+				continue;
+			finding(p->k,
+				"CPU %d of the %s channel has %llu record%s earlier than the "
+				"record before it (by up to %.6f s; the first is record %llu of "
+				"the file): its ring was not written in time order.",
+				cpu, stream_channel[s], (unsigned long long)o->back,
+				o->back > 1 ? "s" : "", o->max_back / 1e9,
+				(unsigned long long)o->first_rec);
+		}
+	}
+}
+
+static void report_records(struct pass1 *p)
+{
+	struct kmem_check *k = p->k;
+
+	if (k->unknown_types)
+		finding(k,
+			"%llu records have a type this gtsc-bpf does not know (the first is type "
+			"%llu, %llu bytes): they are damaged, or a newer recorder wrote them.",
+			(unsigned long long)k->unknown_types,
+			(unsigned long long)p->first_unknown_type,
+			(unsigned long long)p->first_unknown_size);
+	if (k->bad_sizes)
+		finding(k,
+			"%llu records have a size their type cannot have (the first is type %u of "
+			"%u bytes, where %u are expected).",
+			(unsigned long long)k->bad_sizes, p->bad_type, p->bad_size, p->want_size);
+	if (p->bad_cpu)
+		finding(k, "%llu records name a CPU above %d: they are damaged.",
+			(unsigned long long)p->bad_cpu, MAX_CPUS - 1);
+	report_order(p);
+}
+
+static int read_unordered(const char *path, struct pass1 *p)
+{
+	char errbuf[256] = "";
+	struct gtsc_reader_opts ro = { .sz = sizeof(ro),
+				       .unordered = true,
+				       .errbuf = errbuf,
+				       .errbuf_sz = sizeof(errbuf) };
+	const struct gtsc_rec_hdr *rec;
+	struct gtsc_reader *r;
+	int n;
+
+	r = gtsc_reader__open(path, &ro);
+	if (!r) {
+		finding(p->k, "%s.", errbuf[0] ? errbuf : strerror(errno));
+		return 0;
+	}
+	p->k->opened = true;
+	while ((n = gtsc_reader__next(r, &rec)) > 0)
+		check_record(p, rec);
+	/* the first damage in file order, open's or a DATA chunk's */
+	p->k->damaged = gtsc_reader__truncated(r);
+	if (p->k->damaged)
+		finding(p->k, "%s.", gtsc_reader__damage(r));
+	gtsc_reader__close(r);
+	return n;
+}
+
+/* ---- whole-trace facts: header, damage, counts against the trailer ---- */
+
+static void describe(struct kmem_check *k, const char *path, const struct gtsc_reader *r,
+		     bool *newer_abi)
+{
+	struct gtsc_file_hdr fh = {};
+	const char *kernel = gtsc_reader__meta(r, "kernel"),
+		   *cpus = gtsc_reader__meta(r, "nr_cpus");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (pread(fd, &fh, sizeof(fh), 0) != sizeof(fh))
+			memset(&fh, 0, sizeof(fh));
+		close(fd);
+	}
+	*newer_abi = fh.rec_abi_minor > GTSC_REC_ABI_MINOR;
+	snprintf(k->format, sizeof(k->format), "format %u.%u, record ABI %u.%u, kernel %s, %s cpus",
+		 fh.version_major, fh.version_minor, fh.rec_abi_major, fh.rec_abi_minor,
+		 kernel ? kernel : "?", cpus ? cpus : "?");
+}
+
+static int channel_stream(const char *name)
+{
+	for (int s = 0; s < S_OTHER; s++)
+		if (!strcmp(name, stream_channel[s]))
+			return s;
+	return -1;
+}
+
+static void check_channel(struct kmem_check *k, const struct pass1 *p,
+			  const struct gtsc_channel_info *ch, const struct gtsc_chan_stat *st,
+			  size_t nst)
+{
+	__u64 written = 0, dropped = 0, drop_recs;
+	int s = channel_stream(ch->name);
+
+	for (size_t i = 0; i < nst; i++)
+		if (st[i].channel == ch->id)
+			written += st[i].written, dropped += st[i].dropped;
+	k->dropped += dropped;
+	if (dropped)
+		finding(k,
+			"The %s channel dropped %llu events (its rings were full): the trace is "
+			"incomplete.",
+			ch->name, (unsigned long long)dropped);
+	drop_recs = ch->id < MAX_CHANNELS ? p->drop_records[ch->id] : dropped;
+	if (!k->damaged && drop_recs != dropped)
+		finding(k, "The %s channel's drop records count %llu drops, but its trailer %llu.",
+			ch->name, (unsigned long long)drop_recs, (unsigned long long)dropped);
+	if (s >= 0 && !k->damaged && p->in_file[s] != written)
+		finding(k,
+			"The %s channel's trailer counts %llu records written by the kernel, but "
+			"the file holds %llu: records were lost between the rings and the file.",
+			ch->name, (unsigned long long)written, (unsigned long long)p->in_file[s]);
+}
+
+static void check_whole(struct kmem_check *k, const struct pass1 *p, const struct gtsc_reader *r)
+{
+	size_t nch = 0, nst = 0;
+	const struct gtsc_channel_info *ch = gtsc_reader__channels(r, &nch);
+	const struct gtsc_chan_stat *st = gtsc_reader__stats(r, &nst);
+	__u64 misses = gtsc_reader__prog_misses(r);
+
+	for (size_t i = 0; st && i < nch; i++)
+		check_channel(k, p, &ch[i], st, nst);
+	if (misses)
+		finding(k,
+			"The kernel skipped %llu events (BPF recursion protection: an event inside "
+			"another on the same CPU): the trace is incomplete.",
+			(unsigned long long)misses);
+}
+
+/* ---- pass 2: kmem consistency, in time order ---- */
+
+static bool class_is_error(enum kmem_err_class cls, __u8 kind, int kfree_cache_legal)
+{
+	if (cls == KMEM_ERR_CACHE_KFREE)
+		return kfree_cache_legal == 0;
+	return !kmem_err_benign(cls, kind);
+}
+
+static void name_site(const struct gtsc_reader *r, __u64 addr, char *buf, size_t sz)
+{
+	__u64 off = 0;
+	const char *s = addr ? gtsc_reader__ksym(r, addr, &off) : NULL;
+
+	if (s)
+		snprintf(buf, sz, "%s+0x%llx", s, (unsigned long long)off);
+	else
+		snprintf(buf, sz, "0x%llx", (unsigned long long)addr);
+}
+
+static void report_class(struct kmem_check *k, const struct gtsc_reader *r,
+			 const struct kmem_results *res, enum kmem_err_class cls, int legal)
+{
+	const struct kmem_err *top = NULL;
+	__u64 n = 0, t0 = 0;
+	const char *start = gtsc_reader__meta(r, "start_ns");
+	char s1[192], s2[192];
+	const char *why;
+
+	for (size_t i = 0; i < res->nr_errs; i++) {
+		const struct kmem_err *e = &res->errs[i];
+
+		if (e->cls != cls || !class_is_error(cls, e->kind, legal))
+			continue;
+		n += e->count;
+		if (!top || e->count > top->count)
+			top = e;
+	}
+	if (!n)
+		return;
+	k->kmem_errors += n;
+	t0 = start ? strtoull(start, NULL, 10) : 0;
+	name_site(r, top->site, s1, sizeof(s1));
+	name_site(r, top->site2, s2, sizeof(s2));
+	why = kmem_err_cause(cls, top->kind);
+	finding(k,
+		"%llu %s; the most frequent: %llu between %s and %s, first pointer 0x%llx at %.6f "
+		"s%s%s.",
+		(unsigned long long)n, kmem_err_title(cls), (unsigned long long)top->count, s1, s2,
+		(unsigned long long)top->first_ptr,
+		top->first_ts > t0 ? (top->first_ts - t0) / 1e9 : 0.0, why[0] ? "; " : "", why);
+}
+
+static int check_kmem(struct kmem_check *k, const char *path)
+{
+	struct gtsc_reader_opts ro = { .sz = sizeof(ro) };
+	struct gtsc_reader *r = gtsc_reader__open(path, &ro);
+	struct kmem_analysis *a = kmem_analysis__new(NULL);
+	int err, legal;
+
+	if (!r || !a) {
+		err = -errno;
+		goto out;
+	}
+	err = kmem_stream__run(r, a, sysconf(_SC_NPROCESSORS_ONLN) > 1);
+	if (err)
+		goto out;
+	legal = kmem_kfree_cache_legal(gtsc_reader__meta(r, "kernel"));
+	for (int cls = 0; cls < KMEM_ERR_MAX; cls++)
+		report_class(k, r, kmem_analysis__results(a), cls, legal);
+out:
+	kmem_analysis__free(a);
+	gtsc_reader__close(r);
+	return err;
+}
+
+int kmem_check__run(const char *path, struct kmem_check *k)
+{
+	struct pass1 p = { .k = k };
+	struct gtsc_reader *r;
+	int err;
+
+	p.order = calloc(S_MAX, sizeof(*p.order));
+	if (!p.order)
+		return -ENOMEM;
+	r = gtsc_reader__open(path, NULL);
+	if (r)
+		describe(k, path, r, &p.newer_abi);
+	err = read_unordered(path, &p);
+	if (!err && r) {
+		report_records(&p);
+		check_whole(k, &p, r);
+		err = check_kmem(k, path);
+	}
+	gtsc_reader__close(r);
+	free(p.order);
+	return err ?: strbuf_err(&k->findings);
+}
+
+void kmem_check__free(struct kmem_check *k)
+{
+	strbuf_free(&k->findings);
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kmem_map.h"
+
+#define IDMAP_MIN_BITS 8
+#define OBJMAP_MIN_BITS 17 /* 4 MiB: small next to a kernel's live slab objects */
+
+/*
+ * Fibonacci hashing: the high bits of the product depend on every bit of
+ * the key, and slab pointers differ mostly in their middle bits.
+ */
+static inline size_t hash64(__u64 key, unsigned int bits)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+}
+
+/* ---- kmem_idmap ---- */
+
+static unsigned int log2_cap(size_t cap)
+{
+	return (unsigned int)__builtin_ctzll(cap);
+}
+
+static int idmap_grow(struct kmem_idmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : (size_t)1 << IDMAP_MIN_BITS;
+	unsigned int bits = log2_cap(cap);
+	__u64 *keys = malloc(cap * sizeof(*keys));
+	__u32 *vals = calloc(cap, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t h;
+
+		if (!m->vals[i])
+			continue;
+		for (h = hash64(m->keys[i], bits); vals[h]; h = (h + 1) & (cap - 1))
+			;
+		keys[h] = m->keys[i];
+		vals[h] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+	return 0;
+}
+
+int kmem_idmap__intern(struct kmem_idmap *m, __u64 key, __u32 next, __u32 *idx, bool *added)
+{
+	size_t h, mask;
+
+	/* at most half full: short probes */
+	if ((m->n + 1) * 2 > m->cap && idmap_grow(m))
+		return -ENOMEM;
+	mask = m->cap - 1;
+	for (h = hash64(key, log2_cap(m->cap)); m->vals[h]; h = (h + 1) & mask) {
+		if (m->keys[h] == key) {
+			*idx = m->vals[h] - 1;
+			*added = false;
+			return 0;
+		}
+	}
+	m->keys[h] = key;
+	m->vals[h] = next + 1;
+	m->n++;
+	*idx = next;
+	*added = true;
+	return 0;
+}
+
+bool kmem_idmap__find(const struct kmem_idmap *m, __u64 key, __u32 *idx)
+{
+	size_t h;
+
+	if (!m->cap)
+		return false;
+	for (h = hash64(key, log2_cap(m->cap)); m->vals[h]; h = (h + 1) & (m->cap - 1)) {
+		if (m->keys[h] == key) {
+			*idx = m->vals[h] - 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+void kmem_idmap__free(struct kmem_idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	*m = (struct kmem_idmap){};
+}
+
+/* ---- kmem_objmap ---- */
+
+static inline __u64 obj_key(__u8 kind, __u64 ptr)
+{
+	/* pfns and pointers live in different spaces: keep them apart */
+	return ptr ^ ((__u64)kind << 59);
+}
+
+static struct kmem_obj *probe(struct kmem_obj *slot, unsigned int bits, __u8 kind, __u64 ptr)
+{
+	size_t mask = ((size_t)1 << bits) - 1;
+	size_t h = hash64(obj_key(kind, ptr), bits);
+
+	for (; slot[h].state != KMEM_OBJ_EMPTY; h = (h + 1) & mask)
+		if (slot[h].ptr == ptr && slot[h].kind == kind)
+			break;
+	return &slot[h];
+}
+
+static bool tombstone(const struct kmem_obj *o)
+{
+	return o->state != KMEM_OBJ_EMPTY && o->state != KMEM_OBJ_LIVE;
+}
+
+static void swap64(__u64 *a, __u64 *b)
+{
+	__u64 t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* The K-th smallest of V[0, N): quickselect with a three-way partition (ties are common). */
+static __u64 select_kth(__u64 *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		__u64 pivot = v[lo + (hi - lo) / 2];
+		size_t lt = lo, i = lo, gt = hi;
+
+		while (i < gt) {
+			if (v[i] < pivot)
+				swap64(&v[lt++], &v[i++]);
+			else if (v[i] > pivot)
+				swap64(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return v[lo];
+}
+
+/* Scratch of at least N elements of SIZE at *BUF (capacity *CAP); kept across rehashes. */
+static void *scratch(void **buf, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n <= *cap)
+		return *buf;
+	p = realloc(*buf, n * size);
+	if (!p)
+		return NULL;
+	*buf = p;
+	*cap = n;
+	return p;
+}
+
+/*
+ * The free time before which tombstones are dropped so that KEEP of them
+ * stay (the newest); 0 when all stay.  ~0 on allocation failure: drop all.
+ */
+static __u64 tombstone_cutoff(struct kmem_objmap *m, size_t tombs, size_t keep)
+{
+	__u64 *ts;
+	size_t n = 0;
+
+	if (tombs <= keep)
+		return 0;
+	ts = scratch((void **)&m->ts, &m->ts_cap, tombs, sizeof(*ts));
+	if (!ts)
+		return ~0ULL;
+	for (size_t i = 0; i < m->cap; i++)
+		if (tombstone(&m->slot[i]))
+			ts[n++] = m->slot[i].ts;
+	return select_kth(ts, n, n - keep);
+}
+
+static bool kept(const struct kmem_obj *o, __u64 cut)
+{
+	return o->state != KMEM_OBJ_EMPTY && !(tombstone(o) && o->ts < cut);
+}
+
+/* Same size: the kept entries go aside, the table is cleared and they come back. */
+static int rehash_in_place(struct kmem_objmap *m, size_t keep, __u64 cut)
+{
+	struct kmem_obj *tmp = scratch((void **)&m->spare, &m->spare_cap, keep + 1, sizeof(*tmp));
+	size_t n = 0;
+
+	if (!tmp)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->cap; i++)
+		if (kept(&m->slot[i], cut))
+			tmp[n++] = m->slot[i];
+	memset(m->slot, 0, m->cap * sizeof(*m->slot));
+	for (size_t i = 0; i < n; i++)
+		*probe(m->slot, m->bits, tmp[i].kind, tmp[i].ptr) = tmp[i];
+	return 0;
+}
+
+static int rehash_to(struct kmem_objmap *m, unsigned int bits, __u64 cut)
+{
+	struct kmem_obj *slot = calloc((size_t)1 << bits, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->cap; i++)
+		if (kept(&m->slot[i], cut))
+			*probe(slot, bits, m->slot[i].kind, m->slot[i].ptr) = m->slot[i];
+	free(m->slot);
+	m->slot = slot;
+	m->cap = (size_t)1 << bits;
+	m->bits = bits;
+	return 0;
+}
+
+/*
+ * Rebuilds the table with the live objects and the newest tombstones (as
+ * many as there are live objects, at least KMEM_OBJMAP_MIN_TOMBS), at a size
+ * where they fill at most a quarter (half the load limit: linear probing
+ * stays short), so that a rebuild is followed by as many inserts again.  A rebuild at the same size
+ * reuses the table: no page is faulted in again.
+ */
+static int objmap_rehash(struct kmem_objmap *m)
+{
+	size_t tombs = m->used - m->live, keep_tombs, keep = 0;
+	unsigned int bits = OBJMAP_MIN_BITS;
+	__u64 cut;
+	int err;
+
+	keep_tombs = m->live > KMEM_OBJMAP_MIN_TOMBS ? m->live : KMEM_OBJMAP_MIN_TOMBS;
+	cut = tombstone_cutoff(m, tombs, keep_tombs);
+	for (size_t i = 0; i < m->cap; i++)
+		keep += kept(&m->slot[i], cut);
+	while (keep * 4 > ((size_t)1 << bits))
+		bits++;
+	err = m->cap && bits == m->bits ? rehash_in_place(m, keep, cut) : rehash_to(m, bits, cut);
+	if (!err)
+		m->used = keep;
+	return err;
+}
+
+struct kmem_obj *kmem_objmap__lookup(struct kmem_objmap *m, __u8 kind, __u64 ptr)
+{
+	struct kmem_obj *o;
+
+	if ((m->used + 1) * 2 > m->cap && objmap_rehash(m))
+		return NULL;
+	o = probe(m->slot, m->bits, kind, ptr);
+	if (o->state == KMEM_OBJ_EMPTY) {
+		o->ptr = ptr;
+		o->kind = kind;
+	}
+	return o;
+}
+
+void kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slot[hash64(obj_key(kind, ptr), m->bits)]);
+}
+
+struct kmem_obj *kmem_objmap__peek(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
+{
+	struct kmem_obj *o;
+
+	if (!m->cap)
+		return NULL;
+	o = probe(m->slot, m->bits, kind, ptr);
+	return o->state == KMEM_OBJ_EMPTY ? NULL : o;
+}
+
+void kmem_objmap__free(struct kmem_objmap *m)
+{
+	free(m->slot);
+	free(m->spare);
+	free(m->ts);
+	*m = (struct kmem_objmap){};
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The capture table: for each syscall, the arguments whose user memory is
+ * recorded, and how (gtsc_syscalls.h).  One row per syscall, by x86-64
+ * number; the BPF side only reads it.  Left out on purpose: iovec and
+ * msghdr calls (readv/writev, sendmsg/recvmsg), whose buffers are lists,
+ * and ioctl/fcntl/setsockopt, whose argument types depend on the command.
+ */
+#include <stdbool.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include "syscall_capture.h"
+
+#ifndef __x86_64__
+#error "the capture table holds x86-64 syscall numbers: add this architecture's"
+#endif
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452 /* Linux 6.6; older <asm/unistd.h> lack it */
+#endif
+
+#define PATH(a) { GTSC_CAP_PATH, a, 0, 0 }
+#define STRV(a) { GTSC_CAP_STRV, a, 0, 0 }
+#define IN_BUF(a, len) { GTSC_CAP_IN_BUF, a, len, 0 }
+#define IN_SA(a, len) { GTSC_CAP_IN_SOCKADDR, a, len, 0 }
+#define OUT_BUF(a) { GTSC_CAP_OUT_BUF, a, 0, 0 }
+#define OUT_STR(a) { GTSC_CAP_OUT_STR, a, 0, 0 }
+#define OUT_SA(a, lenp) { GTSC_CAP_OUT_SOCKADDR, a, lenp, 0 }
+
+struct cap_row {
+	int nr;
+	__u32 flags; /* GTSC_CAP_F_NEWMM; GTSC_CAP_F_EXIT is derived */
+	struct gtsc_cap_spec spec[GTSC_CAP_SPECS];
+};
+
+static const struct cap_row rows[] = {
+	/* data, up to -s */
+	{ __NR_read, 0, { OUT_BUF(1) } },
+	{ __NR_write, 0, { IN_BUF(1, 2) } },
+	{ __NR_pread64, 0, { OUT_BUF(1) } },
+	{ __NR_pwrite64, 0, { IN_BUF(1, 2) } },
+	{ __NR_getrandom, 0, { OUT_BUF(0) } },
+	/* sockets */
+	{ __NR_connect, 0, { IN_SA(1, 2) } },
+	{ __NR_bind, 0, { IN_SA(1, 2) } },
+	{ __NR_accept, 0, { OUT_SA(1, 2) } },
+	{ __NR_accept4, 0, { OUT_SA(1, 2) } },
+	{ __NR_getsockname, 0, { OUT_SA(1, 2) } },
+	{ __NR_getpeername, 0, { OUT_SA(1, 2) } },
+	{ __NR_sendto, 0, { IN_BUF(1, 2), IN_SA(4, 5) } },
+	{ __NR_recvfrom, 0, { OUT_BUF(1), OUT_SA(4, 5) } },
+	/* programs */
+	{ __NR_execve, GTSC_CAP_F_NEWMM, { PATH(0), STRV(1) } },
+	{ __NR_execveat, GTSC_CAP_F_NEWMM, { PATH(1), STRV(2) } },
+	/* paths */
+	{ __NR_open, 0, { PATH(0) } },
+	{ __NR_creat, 0, { PATH(0) } },
+	{ __NR_openat, 0, { PATH(1) } },
+	{ __NR_openat2, 0, { PATH(1) } },
+	{ __NR_stat, 0, { PATH(0) } },
+	{ __NR_lstat, 0, { PATH(0) } },
+	{ __NR_newfstatat, 0, { PATH(1) } },
+	{ __NR_statx, 0, { PATH(1) } },
+	{ __NR_statfs, 0, { PATH(0) } },
+	{ __NR_access, 0, { PATH(0) } },
+	{ __NR_faccessat, 0, { PATH(1) } },
+	{ __NR_faccessat2, 0, { PATH(1) } },
+	{ __NR_readlink, 0, { PATH(0), OUT_STR(1) } },
+	{ __NR_readlinkat, 0, { PATH(1), OUT_STR(2) } },
+	{ __NR_unlink, 0, { PATH(0) } },
+	{ __NR_unlinkat, 0, { PATH(1) } },
+	{ __NR_rename, 0, { PATH(0), PATH(1) } },
+	{ __NR_renameat, 0, { PATH(1), PATH(3) } },
+	{ __NR_renameat2, 0, { PATH(1), PATH(3) } },
+	{ __NR_mkdir, 0, { PATH(0) } },
+	{ __NR_mkdirat, 0, { PATH(1) } },
+	{ __NR_rmdir, 0, { PATH(0) } },
+	{ __NR_mknod, 0, { PATH(0) } },
+	{ __NR_mknodat, 0, { PATH(1) } },
+	{ __NR_link, 0, { PATH(0), PATH(1) } },
+	{ __NR_linkat, 0, { PATH(1), PATH(3) } },
+	{ __NR_symlink, 0, { PATH(0), PATH(1) } },
+	{ __NR_symlinkat, 0, { PATH(0), PATH(2) } },
+	{ __NR_chdir, 0, { PATH(0) } },
+	{ __NR_chroot, 0, { PATH(0) } },
+	{ __NR_pivot_root, 0, { PATH(0), PATH(1) } },
+	{ __NR_chmod, 0, { PATH(0) } },
+	{ __NR_fchmodat, 0, { PATH(1) } },
+	{ __NR_fchmodat2, 0, { PATH(1) } },
+	{ __NR_chown, 0, { PATH(0) } },
+	{ __NR_lchown, 0, { PATH(0) } },
+	{ __NR_fchownat, 0, { PATH(1) } },
+	{ __NR_truncate, 0, { PATH(0) } },
+	{ __NR_utime, 0, { PATH(0) } },
+	{ __NR_utimes, 0, { PATH(0) } },
+	{ __NR_futimesat, 0, { PATH(1) } },
+	{ __NR_utimensat, 0, { PATH(1) } },
+	{ __NR_mount, 0, { PATH(0), PATH(1), PATH(2) } }, /* source, target, fstype */
+	{ __NR_umount2, 0, { PATH(0) } },
+	{ __NR_swapon, 0, { PATH(0) } },
+	{ __NR_swapoff, 0, { PATH(0) } },
+	{ __NR_acct, 0, { PATH(0) } },
+	{ __NR_uselib, 0, { PATH(0) } },
+	{ __NR_inotify_add_watch, 0, { PATH(1) } },
+	{ __NR_name_to_handle_at, 0, { PATH(1) } },
+	{ __NR_open_tree, 0, { PATH(1) } },
+	{ __NR_move_mount, 0, { PATH(1), PATH(3) } },
+	{ __NR_fspick, 0, { PATH(1) } },
+	{ __NR_mount_setattr, 0, { PATH(1) } },
+	/* other strings: xattr names, fs types, object names */
+	{ __NR_setxattr, 0, { PATH(0), PATH(1) } },
+	{ __NR_lsetxattr, 0, { PATH(0), PATH(1) } },
+	{ __NR_fsetxattr, 0, { PATH(1) } },
+	{ __NR_getxattr, 0, { PATH(0), PATH(1) } },
+	{ __NR_lgetxattr, 0, { PATH(0), PATH(1) } },
+	{ __NR_fgetxattr, 0, { PATH(1) } },
+	{ __NR_listxattr, 0, { PATH(0) } },
+	{ __NR_llistxattr, 0, { PATH(0) } },
+	{ __NR_removexattr, 0, { PATH(0), PATH(1) } },
+	{ __NR_lremovexattr, 0, { PATH(0), PATH(1) } },
+	{ __NR_fremovexattr, 0, { PATH(1) } },
+	{ __NR_fsopen, 0, { PATH(0) } },
+	{ __NR_memfd_create, 0, { PATH(0) } },
+	{ __NR_mq_open, 0, { PATH(0) } },
+	{ __NR_mq_unlink, 0, { PATH(0) } },
+};
+
+/* fchmodat2 is the highest number above. */
+_Static_assert(__NR_fchmodat2 < GTSC_NR_SYSCALLS, "raise GTSC_NR_SYSCALLS");
+
+/* Read at sys_exit: the OUT_* values come last in enum gtsc_cap_how. */
+static bool is_out(__u8 how)
+{
+	return how >= GTSC_CAP_OUT_BUF;
+}
+
+void gtsc_capture__fill(struct gtsc_cap_set *cap, struct gtsc_sys_set *nrs)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct cap_row *r = &rows[i];
+		struct gtsc_cap_set *c = &cap[r->nr];
+
+		c->flags = r->flags;
+		memcpy(c->spec, r->spec, sizeof(c->spec));
+		for (int s = 0; s < GTSC_CAP_SPECS; s++)
+			if (is_out(r->spec[s].how))
+				c->flags |= GTSC_CAP_F_EXIT;
+		gtsc_sys_set__add(nrs, r->nr);
+	}
+}

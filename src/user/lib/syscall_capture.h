@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Which syscall arguments point at user memory that sys_enter/sys_exit
+ * capture into their payload (paths, argv, data, sockaddrs), as the table
+ * syscalls.bpf.c reads from rodata.
+ */
+#ifndef __GTSC_SYSCALL_CAPTURE_H
+#define __GTSC_SYSCALL_CAPTURE_H
+
+#include "gtsc_syscalls.h"
+
+/* Fills CAP[GTSC_NR_SYSCALLS] (zeroed by the caller) and the set of nrs that have an entry. */
+void gtsc_capture__fill(struct gtsc_cap_set *cap, struct gtsc_sys_set *nrs);
+
+#endif

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* clone/clone3/unshare/setns flags.  The low byte of clone's flags is the exit signal (CSIGNAL). */
+#include "xlat.h"
+
+static const struct xlat_entry clone_flags[] = {
+	{ 0x00000100, "CLONE_VM" },
+	{ 0x00000200, "CLONE_FS" },
+	{ 0x00000400, "CLONE_FILES" },
+	{ 0x00000800, "CLONE_SIGHAND" },
+	{ 0x00001000, "CLONE_PIDFD" },
+	{ 0x00002000, "CLONE_PTRACE" },
+	{ 0x00004000, "CLONE_VFORK" },
+	{ 0x00008000, "CLONE_PARENT" },
+	{ 0x00010000, "CLONE_THREAD" },
+	{ 0x00020000, "CLONE_NEWNS" },
+	{ 0x00040000, "CLONE_SYSVSEM" },
+	{ 0x00080000, "CLONE_SETTLS" },
+	{ 0x00100000, "CLONE_PARENT_SETTID" },
+	{ 0x00200000, "CLONE_CHILD_CLEARTID" },
+	{ 0x00400000, "CLONE_DETACHED" },
+	{ 0x00800000, "CLONE_UNTRACED" },
+	{ 0x01000000, "CLONE_CHILD_SETTID" },
+	{ 0x02000000, "CLONE_NEWCGROUP" },
+	{ 0x04000000, "CLONE_NEWUTS" },
+	{ 0x08000000, "CLONE_NEWIPC" },
+	{ 0x10000000, "CLONE_NEWUSER" },
+	{ 0x20000000, "CLONE_NEWPID" },
+	{ 0x40000000, "CLONE_NEWNET" },
+	{ 0x80000000, "CLONE_IO" },
+	{ 0x100000000ULL, "CLONE_CLEAR_SIGHAND" },
+	{ 0x200000000ULL, "CLONE_INTO_CGROUP" },
+	{ 0x00000080, "CLONE_NEWTIME" },
+};
+const struct xlat xlat_clone_flags = XLAT_TABLE(clone_flags, NULL, NULL);

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * gtsc-bpf check on synthetic traces: a clean one has no findings; a planted
+ * out-of-order record, a flipped byte (bad CRC), a cut file, drops, a
+ * trailer that counts more than the file holds, a record of an unknown type
+ * or an impossible size, and kmem errors are each found, exactly once; an
+ * interrupt's nesting is a note, not a finding.
+ */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include "harness.h"
+#include "kmem_check.h"
+#include "test_kmem_trace.h"
+
+#define K GTSC_KMEM_KMALLOC
+#define PTR(n) (0xffff888100000000ULL + 0x100ULL * (n))
+
+/* Well-paired traffic on both CPUs, in time order per CPU. */
+static void clean_records(struct ktrace *t, int n)
+{
+	kt_cache_name(t, "test_cache", 64);
+	for (int i = 0; i < n; i++) {
+		kt_alloc(t, K, i % 2, 1 + i % 3, PTR(i), 40, 64);
+		kt_free(t, K, (i + 1) % 2, 5, PTR(i));
+	}
+}
+
+static void run_check(struct test_ctx *t, const char *path, struct kmem_check *k)
+{
+	memset(k, 0, sizeof(*k));
+	CHECK(t, !kmem_check__run(path, k), "check did not run");
+}
+
+/* Ends the trace, checks it into K and removes it. */
+static void close_and_check(struct test_ctx *t, struct ktrace *kt, struct kmem_check *k)
+{
+	kt_close(kt);
+	run_check(t, kt->path, k);
+	unlink(kt->path);
+}
+
+static bool has_finding(const struct kmem_check *k, const char *needle)
+{
+	return k->findings.buf && strstr(k->findings.buf, needle);
+}
+
+static void test_clean(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+
+	kt_open(&kt, "clean", NULL);
+	clean_records(&kt, 500);
+	close_and_check(t, &kt, &k);
+	CHECK(t, k.nr_findings == 0, "%d findings: %s", k.nr_findings, k.findings.buf);
+	CHECK(t, k.records == 1001, "records %llu", (unsigned long long)k.records);
+	CHECK(t, strstr(k.format, "kernel 6.18.0, 2 cpus"), "format '%s'", k.format);
+	kmem_check__free(&k);
+}
+
+static void test_out_of_order(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+	__u64 ts;
+
+	kt_open(&kt, "order", NULL);
+	clean_records(&kt, 100);
+	ts = kt.ts;
+	kt.ts = KT_START_NS + 10; /* a record far back in time on CPU 0 */
+	kt_alloc(&kt, K, 0, 1, PTR(1000), 8, 8);
+	kt.ts = ts;
+	kt_free(&kt, K, 0, 5, PTR(1000));
+	close_and_check(t, &kt, &k);
+	CHECK(t, k.out_of_order == 1 && k.nested == 0, "out of order %llu nested %llu",
+	      (unsigned long long)k.out_of_order, (unsigned long long)k.nested);
+	CHECK(t,
+	      k.nr_findings == 1 &&
+		      has_finding(&k, "CPU 0 of the kmem channel has 1 record earlier"),
+	      "%d findings: %s", k.nr_findings, k.findings.buf);
+	kmem_check__free(&k);
+}
+
+/* An interrupt's events recorded inside another event's: a note only. */
+static void test_nested_interrupt(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+	__u64 ts;
+
+	kt_open(&kt, "nested", NULL);
+	clean_records(&kt, 10);
+	ts = kt.ts;
+	kt.ts = ts + 5000; /* the interrupted event, stamped after the interrupt */
+	kt_alloc(&kt, K, 0, 1, PTR(2000), 8, 8);
+	kt.ts = ts + 1000; /* the interrupt's own event */
+	kt_alloc(&kt, K, 0, 2, PTR(2001), 8, 8);
+	kt.ts = ts + 6000;
+	kt_free(&kt, K, 0, 5, PTR(2000));
+	kt_free(&kt, K, 0, 5, PTR(2001));
+	close_and_check(t, &kt, &k);
+	CHECK(t, k.nested == 1 && k.out_of_order == 0, "nested %llu out of order %llu",
+	      (unsigned long long)k.nested, (unsigned long long)k.out_of_order);
+	CHECK(t, k.nr_findings == 0, "%d findings: %s", k.nr_findings, k.findings.buf);
+	kmem_check__free(&k);
+}
+
+/* Offset of the first DATA chunk's header, walking the chunk headers. */
+static off_t first_data_chunk(int fd, __u32 *len)
+{
+	struct gtsc_chunk_hdr h;
+	off_t pos = sizeof(struct gtsc_file_hdr);
+
+	while (pread(fd, &h, sizeof(h), pos) == sizeof(h)) {
+		if (h.type == GTSC_CHUNK_DATA) {
+			*len = h.len;
+			return pos;
+		}
+		pos += sizeof(h) + h.len;
+	}
+	return -1;
+}
+
+static void test_bad_crc(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+	__u32 len = 0;
+	off_t pos;
+	char c;
+	int fd;
+
+	kt_open(&kt, "crc", NULL);
+	clean_records(&kt, 500);
+	kt_close(&kt);
+	fd = open(kt.path, O_RDWR);
+	pos = first_data_chunk(fd, &len);
+	CHECK(t, pos > 0, "no DATA chunk");
+	pos += sizeof(struct gtsc_chunk_hdr) + len / 2;
+	if (pread(fd, &c, 1, pos) == 1) {
+		c ^= 0x40;
+		CHECK(t, pwrite(fd, &c, 1, pos) == 1, "flip failed");
+	}
+	close(fd);
+	run_check(t, kt.path, &k);
+	CHECK(t, k.damaged && has_finding(&k, "fails its CRC check"), "findings: %s",
+	      k.findings.buf);
+	/* the records after the damage are gone, and the check says no more than that */
+	CHECK(t, !has_finding(&k, "records were lost"), "counted the damage twice: %s",
+	      k.findings.buf);
+	kmem_check__free(&k);
+	unlink(kt.path);
+}
+
+static void test_truncated(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+	struct stat st;
+
+	kt_open(&kt, "cut", NULL);
+	clean_records(&kt, 500);
+	kt_close(&kt);
+	CHECK(t, !stat(kt.path, &st) && !truncate(kt.path, st.st_size * 2 / 3), "truncate");
+	run_check(t, kt.path, &k);
+	CHECK(t, k.damaged && has_finding(&k, "truncated"), "findings: %s", k.findings.buf);
+	kmem_check__free(&k);
+	unlink(kt.path);
+}
+
+static void test_drops(struct test_ctx *t)
+{
+	struct gtsc_rec_drops d = { .count = 7, .channel = KT_KMEM_CHANNEL };
+	struct ktrace kt;
+	struct kmem_check k;
+
+	kt_open(&kt, "drops", NULL);
+	clean_records(&kt, 50);
+	kt_hdr(&kt, &d.hdr, GTSC_REC_DROPS, sizeof(d), 0, 0);
+	kt_add(&kt, &d.hdr);
+	kt.dropped = 9; /* two drops after the last drop record */
+	close_and_check(t, &kt, &k);
+	CHECK(t, k.dropped == 9, "dropped %llu", (unsigned long long)k.dropped);
+	CHECK(t, has_finding(&k, "The kmem channel dropped 9 events"), "findings: %s",
+	      k.findings.buf);
+	CHECK(t, has_finding(&k, "drop records count 7 drops, but its trailer 9"), "findings: %s",
+	      k.findings.buf);
+	CHECK(t, k.nr_findings == 2, "%d findings: %s", k.nr_findings, k.findings.buf);
+	kmem_check__free(&k);
+}
+
+static void test_records_lost(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+
+	kt_open(&kt, "lost", NULL);
+	clean_records(&kt, 50);
+	kt.extra_written = 3;
+	close_and_check(t, &kt, &k);
+	CHECK(t,
+	      k.nr_findings == 1 &&
+		      has_finding(
+			      &k,
+			      "counts 104 records written by the kernel, but the file holds 101"),
+	      "%d findings: %s", k.nr_findings, k.findings.buf);
+	kmem_check__free(&k);
+}
+
+static void test_unknown_and_bad_size(struct test_ctx *t)
+{
+	struct {
+		struct gtsc_rec_hdr hdr;
+		__u64 data[2];
+	} unknown = {};
+	struct {
+		struct gtsc_rec_kmem_free f;
+		__u64 extra;
+	} big = {};
+	struct ktrace kt;
+	struct kmem_check k;
+
+	kt_open(&kt, "types", NULL);
+	clean_records(&kt, 20);
+	kt_hdr(&kt, &unknown.hdr, 200, sizeof(unknown), 0, 100);
+	gtsc_writer__add_record(kt.w, &unknown.hdr);
+	big.f.kind = K;
+	big.f.ptr = PTR(5000);
+	kt_hdr(&kt, &big.f.hdr, GTSC_REC_KMEM_FREE, sizeof(big), 1, 100);
+	gtsc_writer__add_record(kt.w, &big.f.hdr);
+	close_and_check(t, &kt, &k);
+	CHECK(t, k.unknown_types == 1 && k.bad_sizes == 1, "unknown %llu bad %llu",
+	      (unsigned long long)k.unknown_types, (unsigned long long)k.bad_sizes);
+	CHECK(t,
+	      has_finding(&k, "type this gtsc-bpf does not know (the first is type 200, 40 bytes)"),
+	      "findings: %s", k.findings.buf);
+	CHECK(t, has_finding(&k, "type 4 of 64 bytes, where 56 are expected"), "findings: %s",
+	      k.findings.buf);
+	kmem_check__free(&k);
+}
+
+/* kmem consistency: each planted error is one finding with its count. */
+static void test_kmem_errors(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+
+	kt_open(&kt, "kmemerr", "6.1.0-28-amd64"); /* before kfree of cache objects was legal */
+	clean_records(&kt, 20);
+	kt_alloc(&kt, K, 0, 4, PTR(100), 30, 32); /* double free, twice */
+	kt_free(&kt, K, 0, 9, PTR(100));
+	kt_free(&kt, K, 0, 10, PTR(100));
+	kt_alloc(&kt, K, 0, 4, PTR(101), 30, 32);
+	kt_free(&kt, K, 0, 9, PTR(101));
+	kt_free(&kt, K, 1, 10, PTR(101));
+	kt_alloc(&kt, K, 0, 6, PTR(102), 8, 8); /* allocated twice */
+	kt_alloc(&kt, K, 0, 6, PTR(102), 8, 8);
+	kt_alloc(&kt, GTSC_KMEM_CACHE, 0, 7, PTR(103), 64, 64); /* cache object kfree'd */
+	kt_free(&kt, K, 0, 8, PTR(103));
+	kt_free(&kt, K, 0, 11, PTR(104)); /* allocated before the trace: fine */
+	close_and_check(t, &kt, &k);
+	CHECK(t, has_finding(&k, "2 double frees"), "findings: %s", k.findings.buf);
+	CHECK(t, has_finding(&k, "between site_4+0x0 and site_10+0x0"), "findings: %s",
+	      k.findings.buf);
+	CHECK(t, has_finding(&k, "1 allocations of a pointer still live"), "findings: %s",
+	      k.findings.buf);
+	CHECK(t, has_finding(&k, "1 kmem_cache_alloc'd objects freed by kfree"), "findings: %s",
+	      k.findings.buf);
+	CHECK(t, !has_finding(&k, "before the trace"), "a pre-trace free is a finding: %s",
+	      k.findings.buf);
+	CHECK(t, k.nr_findings == 3 && k.kmem_errors == 4, "%d findings, %llu errors: %s",
+	      k.nr_findings, (unsigned long long)k.kmem_errors, k.findings.buf);
+	kmem_check__free(&k);
+}
+
+static void test_not_a_trace(struct test_ctx *t)
+{
+	char path[64];
+	struct kmem_check k;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/kt-junk-%d", (int)getpid());
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	CHECK(t, fd >= 0 && write(fd, "hello, world, not a trace\n", 26) == 26, "write");
+	close(fd);
+	run_check(t, path, &k);
+	CHECK(t, !k.opened && k.nr_findings == 1 && has_finding(&k, "is not a gtsc trace file"),
+	      "findings: %s", k.findings.buf);
+	kmem_check__free(&k);
+	unlink(path);
+}
+
+static const struct test_case cases[] = {
+	{ "clean", test_clean },
+	{ "out_of_order", test_out_of_order },
+	{ "nested_interrupt", test_nested_interrupt },
+	{ "bad_crc", test_bad_crc },
+	{ "truncated", test_truncated },
+	{ "drops", test_drops },
+	{ "records_lost", test_records_lost },
+	{ "unknown_and_bad_size", test_unknown_and_bad_size },
+	{ "kmem_errors", test_kmem_errors },
+	{ "not_a_trace", test_not_a_trace },
+};
+
+int main(void)
+{
+	return RUN_TESTS("kmem-check", cases);
+}

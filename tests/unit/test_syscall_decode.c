@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Syscall decoding on synthetic records: strace's text for known calls,
+ * unknown flag bits and syscall numbers, captured, faulted and truncated
+ * memory, errno returns, the unfinished/resumed joining of threads, the
+ * summary's percentiles, and the compiled-in syscall table.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "harness.h"
+#include "metadata.h"
+#include "strbuf.h"
+#include "syscall_decode.h"
+#include "syscall_join.h"
+#include "syscall_stats.h"
+#include "trace_reader.h"
+
+/* ---- building records ---- */
+
+struct rec {
+	union {
+		struct gtsc_rec_sys_enter en;
+		struct gtsc_rec_sys_exit ex;
+		__u8 bytes[4096];
+	};
+	size_t fixed, off; /* size of the fixed part, end of the payload */
+};
+
+static void rec_enter(struct rec *r, __u32 tid, __u64 ts, int nr, __u64 a0, __u64 a1, __u64 a2,
+		      __u64 a3, __u64 a4, __u64 a5)
+{
+	memset(r, 0, sizeof(*r));
+	r->en.hdr = (struct gtsc_rec_hdr){ .type = GTSC_REC_SYS_ENTER, .pid = tid, .tid = tid,
+					   .ts_ns = ts };
+	r->en.nr = nr;
+	r->en.args[0] = a0, r->en.args[1] = a1, r->en.args[2] = a2;
+	r->en.args[3] = a3, r->en.args[4] = a4, r->en.args[5] = a5;
+	r->fixed = r->off = sizeof(r->en);
+	r->en.hdr.size = r->off;
+}
+
+static void rec_exit(struct rec *r, __u32 tid, __u64 ts, int nr, __s64 ret)
+{
+	memset(r, 0, sizeof(*r));
+	r->ex.hdr = (struct gtsc_rec_hdr){ .type = GTSC_REC_SYS_EXIT, .pid = tid, .tid = tid,
+					   .ts_ns = ts };
+	r->ex.nr = nr;
+	r->ex.ret = ret;
+	r->fixed = r->off = sizeof(r->ex);
+	r->ex.hdr.size = r->off;
+}
+
+/* Appends a payload item as the BPF side lays it out: header, data, 8-byte alignment. */
+static void rec_item(struct rec *r, int arg, int kind, int flags, int index, const void *data,
+		     size_t len)
+{
+	struct gtsc_payload_item it = { .arg = arg, .kind = kind, .flags = flags, .index = index,
+					.len = len };
+
+	memcpy(r->bytes + r->off, &it, sizeof(it));
+	memcpy(r->bytes + r->off + sizeof(it), data, len);
+	r->off = (r->off + sizeof(it) + len + 7) & ~(size_t)7;
+	r->en.hdr.size = r->off; /* same place in both record types */
+	if (r->fixed == sizeof(r->en))
+		r->en.payload_len = r->off - r->fixed;
+	else
+		r->ex.payload_len = r->off - r->fixed;
+}
+
+static void rec_str(struct rec *r, int arg, const char *s, int flags)
+{
+	rec_item(r, arg, GTSC_PAY_STR, flags, 0, s, strlen(s));
+}
+
+/* ---- syscall infos as a trace's SYSCALLS chunk gives them ---- */
+
+static const struct gtsc_syscall_info openat_si = {
+	257, "openat", 4,
+	{ "int", "const char *", "int", "umode_t" },
+	{ "dfd", "filename", "flags", "mode" },
+};
+static const struct gtsc_syscall_info read_si = {
+	0, "read", 3, { "unsigned int", "char *", "size_t" }, { "fd", "buf", "count" },
+};
+static const struct gtsc_syscall_info wait4_si = {
+	61, "wait4", 4,
+	{ "pid_t", "int *", "int", "struct rusage *" },
+	{ "upid", "stat_addr", "options", "ru" },
+};
+static const struct gtsc_syscall_info mmap_si = {
+	9, "mmap", 6,
+	{ "unsigned long", "unsigned long", "unsigned long", "unsigned long", "unsigned long",
+	  "unsigned long" },
+	{ "addr", "len", "prot", "flags", "fd", "off" },
+};
+/* As an old trace or a recorder without argument info would give it. */
+static const struct gtsc_syscall_info openat_noargs_si = { 257, "openat", 0 };
+
+/* ---- decoding ---- */
+
+struct out {
+	char buf[8192];
+	struct sd_buf b;
+};
+
+static const char *decode(struct syscall_decoder *d, struct out *o,
+			  const struct gtsc_syscall_info *si, int nr, const struct rec *en,
+			  const struct rec *ex, enum sd_part part)
+{
+	struct sd_call c = { .nr = nr, .si = si, .enter = en ? &en->en : NULL,
+			     .exit = ex ? &ex->ex : NULL };
+
+	o->b = (struct sd_buf){ o->buf, 0, sizeof(o->buf) - 1 };
+	syscall_decoder__text(d, &o->b, &c, part);
+	o->buf[o->b.len] = '\0';
+	return o->buf;
+}
+
+#define CHECK_STR(t, got, want)                                                                    \
+	CHECK(t, !strcmp((got), (want)), "got '%.220s', want '%.220s'", (got), (want))
+
+static struct syscall_decoder *bare(void)
+{
+	struct sd_opts o = { .style = 0 };
+
+	return syscall_decoder__new(&o);
+}
+
+static void test_openat_forms(struct test_ctx *t)
+{
+	struct sd_opts names = { .style = SD_ARG_NAMES }, types = { .style = SD_ARG_TYPES };
+	struct syscall_decoder *d = bare(), *dn = syscall_decoder__new(&names),
+			       *dt = syscall_decoder__new(&types);
+	struct rec en, ex;
+	struct out o;
+
+	rec_enter(&en, 10, 100, 257, (__u32)-100, 0x7ffc1000, 02000000, 0, 0, 0);
+	rec_str(&en, 1, "/etc/hostname", 0);
+	rec_exit(&ex, 10, 200, 257, 3);
+	CHECK_STR(t, decode(d, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
+		  "openat(AT_FDCWD, \"/etc/hostname\", O_RDONLY|O_CLOEXEC) = 3");
+	CHECK_STR(t, decode(dn, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
+		  "openat(dfd: AT_FDCWD, filename: \"/etc/hostname\", "
+		  "flags: O_RDONLY|O_CLOEXEC) = 3");
+	CHECK_STR(t, decode(dt, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
+		  "openat(int dfd: AT_FDCWD, const char * filename: \"/etc/hostname\", "
+		  "int flags: O_RDONLY|O_CLOEXEC) = 3");
+	/* The mode shows only with O_CREAT, as octal. */
+	en.en.args[2] = 01 | 0100 | 01000;
+	en.en.args[3] = 0640;
+	CHECK_STR(t, decode(d, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
+		  "openat(AT_FDCWD, \"/etc/hostname\", O_WRONLY|O_CREAT|O_TRUNC, 0640) = 3");
+	syscall_decoder__free(d);
+	syscall_decoder__free(dn);
+	syscall_decoder__free(dt);
+}
+
+static void test_unknown_bits(struct test_ctx *t)
+{
+	struct syscall_decoder *d = bare();
+	struct rec en, ex;
+	struct out o;
+
+	rec_enter(&en, 10, 100, 257, 3, 0, 0x800000, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 257, 4);
+	CHECK_STR(t, decode(d, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
+		  "openat(3, NULL, O_RDONLY|0x800000) = 4");
+	rec_enter(&en, 10, 100, 9, 0, 4096, 0x3 | 0x40000000, 0x22 | 0x80000000, -1, 0x26000);
+	rec_exit(&ex, 10, 200, 9, 0x7f0000001000);
+	CHECK_STR(t, decode(d, &o, &mmap_si, 9, &en, &ex, SD_WHOLE),
+		  "mmap(NULL, 4096, PROT_READ|PROT_WRITE|0x40000000, "
+		  "MAP_PRIVATE|MAP_ANONYMOUS|0x80000000, -1, 0x26000) = 0x7f0000001000");
+	syscall_decoder__free(d);
+}
+
+static void test_unknown_syscall(struct test_ctx *t)
+{
+	struct syscall_decoder *d = bare();
+	struct rec en, ex;
+	struct out o;
+
+	rec_enter(&en, 10, 100, 999, 1, 0x20, 0, 0xffffffffffffffffULL, 5, 6);
+	rec_exit(&ex, 10, 200, 999, -38);
+	CHECK_STR(t, decode(d, &o, NULL, 999, &en, &ex, SD_WHOLE),
+		  "syscall_999(0x1, 0x20, 0, 0xffffffffffffffff, 0x5, 0x6) = "
+		  "-1 ENOSYS (Function not implemented)");
+	syscall_decoder__free(d);
+}
+
+static void test_errno_returns(struct test_ctx *t)
+{
+	struct syscall_decoder *d = bare();
+	struct rec en, ex;
+	struct out o;
+
+	rec_enter(&en, 10, 100, 257, (__u32)-100, 0x1000, 0, 0, 0, 0);
+	rec_str(&en, 1, "/nonexistent", 0);
+	rec_exit(&ex, 10, 200, 257, -2);
+	CHECK_STR(t, decode(d, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
+		  "openat(AT_FDCWD, \"/nonexistent\", O_RDONLY) = "
+		  "-1 ENOENT (No such file or directory)");
+	rec_enter(&en, 10, 100, 0, 3, 0x1000, 10, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 0, -512);
+	CHECK_STR(t, decode(d, &o, &read_si, 0, &en, &ex, SD_WHOLE),
+		  "read(3, 0x1000, 10) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
+	rec_exit(&ex, 10, 200, 0, -4000);
+	CHECK_STR(t, decode(d, &o, &read_si, 0, &en, &ex, SD_WHOLE),
+		  "read(3, 0x1000, 10) = -1 (errno 4000)");
+	syscall_decoder__free(d);
+}
+
+static void test_fault_and_retry(struct test_ctx *t)
+{
+	struct syscall_decoder *d = bare();
+	struct rec en, ex;
+	struct out o;
+
+	/* Faulted at enter, nothing at exit: the pointer, never garbage. */
+	rec_enter(&en, 10, 100, 257, (__u32)-100, 0x7ffc1000, 0, 0, 0, 0);
+	rec_item(&en, 1, GTSC_PAY_STR, GTSC_PAY_FAULT, 0, "", 0);
+	rec_exit(&ex, 10, 200, 257, 3);
+	CHECK_STR(t, decode(d, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
+		  "openat(AT_FDCWD, 0x7ffc1000, O_RDONLY) = 3");
+	/* Retried at exit: the string. */
+	rec_str(&ex, 1, "/retried", 0);
+	CHECK_STR(t, decode(d, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
+		  "openat(AT_FDCWD, \"/retried\", O_RDONLY) = 3");
+	syscall_decoder__free(d);
+}
+
+static void test_truncated_and_quoting(struct test_ctx *t)
+{
+	struct sd_opts s4 = { .max_data = 4 };
+	struct syscall_decoder *d = bare(), *d4 = syscall_decoder__new(&s4);
+	static const __u8 elf[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 3, 0, 0, '1', '"', '\\', '\n' };
+	struct rec en, ex;
+	struct out o;
+
+	rec_enter(&en, 10, 100, 0, 3, 0x1000, 832, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 0, 832);
+	rec_item(&ex, 1, GTSC_PAY_BUF, GTSC_PAY_TRUNCATED, 0, elf, sizeof(elf));
+	CHECK_STR(t, decode(d, &o, &read_si, 0, &en, &ex, SD_WHOLE),
+		  "read(3, \"\\177ELF\\2\\1\\1\\3\\0\\0001\\\"\\\\\\n\"..., 832) = 832");
+	/* report -s 4 cuts further */
+	CHECK_STR(t, decode(d4, &o, &read_si, 0, &en, &ex, SD_WHOLE),
+		  "read(3, \"\\177ELF\"..., 832) = 832");
+	/* A failed read shows its buffer as the pointer, like strace. */
+	rec_exit(&ex, 10, 200, 0, -11);
+	CHECK_STR(t, decode(d, &o, &read_si, 0, &en, &ex, SD_WHOLE),
+		  "read(3, 0x1000, 832) = -1 EAGAIN (Resource temporarily unavailable)");
+	syscall_decoder__free(d);
+	syscall_decoder__free(d4);
+}
+
+static void test_parts(struct test_ctx *t)
+{
+	struct syscall_decoder *d = bare();
+	__u32 status = 3 << 8;
+	struct rec en, ex;
+	struct out o;
+
+	rec_enter(&en, 10, 100, 61, 1234, 0x7ffc2000, 0, 0, 0, 0);
+	rec_exit(&ex, 10, 900, 61, 1234);
+	rec_item(&ex, 1, GTSC_PAY_BUF, 0, 0, &status, 4);
+	CHECK_STR(t, decode(d, &o, &wait4_si, 61, &en, NULL, SD_ENTER_PART),
+		  "wait4(1234,  <unfinished ...>");
+	CHECK_STR(t, decode(d, &o, &wait4_si, 61, &en, &ex, SD_EXIT_PART),
+		  "<... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 1234");
+	CHECK_STR(t, decode(d, &o, &wait4_si, 61, NULL, &ex, SD_EXIT_PART),
+		  "<... wait4 resumed>) = 1234");
+	CHECK_STR(t, decode(d, &o, &wait4_si, 61, &en, NULL, SD_WHOLE),
+		  "wait4(1234, 0x7ffc2000, 0, NULL) = ?");
+	syscall_decoder__free(d);
+}
+
+/* A trace without argument info for a syscall: the compiled-in table fills in. */
+static void test_builtin_args(struct test_ctx *t)
+{
+	struct sd_opts names = { .style = SD_ARG_NAMES };
+	struct syscall_decoder *d = syscall_decoder__new(&names);
+	struct strbuf sb = {};
+	struct rec en, ex;
+	struct out o;
+
+	rec_enter(&en, 10, 100, 257, (__u32)-100, 0, 0, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 257, 3);
+	CHECK_STR(t, decode(d, &o, &openat_noargs_si, 257, &en, &ex, SD_WHOLE),
+		  "openat(dfd: AT_FDCWD, filename: NULL, flags: O_RDONLY) = 3");
+	/* No tracefs at record time: the SYSCALLS chunk comes from the same table. */
+	gtsc_meta__syscalls(NULL, &sb);
+	CHECK(t, sb.buf && strstr(sb.buf, "\n257\topenat\tint\tdfd\tconst char *\tfilename"
+					   "\tint\tflags\tumode_t\tmode\n"),
+	      "no builtin openat line");
+	CHECK(t, sb.buf && strstr(sb.buf, "\n4\tstat\tconst char *\tfilename"
+					   "\tstruct stat *\tstatbuf\n"),
+	      "stat lost its arguments (tracefs calls it newstat)");
+	CHECK(t, sb.buf && strstr(sb.buf, "\n39\tgetpid\n"), "no getpid line");
+	strbuf_free(&sb);
+	syscall_decoder__free(d);
+}
+
+static void test_structs(struct test_ctx *t)
+{
+	static const struct gtsc_syscall_info connect_si = {
+		42, "connect", 3,
+		{ "int", "struct sockaddr *", "int" },
+		{ "fd", "uservaddr", "addrlen" },
+	};
+	static const struct gtsc_syscall_info fstat_si = {
+		5, "fstat", 2, { "unsigned int", "struct stat *" }, { "fd", "statbuf" },
+	};
+	static const __u8 sin[16] = { 2, 0, 0x1f, 0x90, 127, 0, 0, 1 };
+	static const __u8 sun[] = { 1, 0, '/', 't', 'm', 'p', '/', 's', 0 };
+	__u8 st[144] = {};
+	struct syscall_decoder *d = bare();
+	struct rec en, ex;
+	struct out o;
+
+	rec_enter(&en, 10, 100, 42, 4, 0x1000, 16, 0, 0, 0);
+	rec_item(&en, 1, GTSC_PAY_SOCKADDR, 0, 0, sin, sizeof(sin));
+	rec_exit(&ex, 10, 200, 42, 0);
+	CHECK_STR(t, decode(d, &o, &connect_si, 42, &en, &ex, SD_WHOLE),
+		  "connect(4, {sa_family=AF_INET, sin_port=htons(8080), "
+		  "sin_addr=inet_addr(\"127.0.0.1\")}, 16) = 0");
+	rec_enter(&en, 10, 100, 42, 4, 0x1000, sizeof(sun), 0, 0, 0);
+	rec_item(&en, 1, GTSC_PAY_SOCKADDR, 0, 0, sun, sizeof(sun));
+	CHECK_STR(t, decode(d, &o, &connect_si, 42, &en, &ex, SD_WHOLE),
+		  "connect(4, {sa_family=AF_UNIX, sun_path=\"/tmp/s\"}, 9) = 0");
+	*(__u32 *)(st + 24) = 0100644;
+	*(__u64 *)(st + 48) = 53415;
+	rec_enter(&en, 10, 100, 5, 3, 0x2000, 0, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 5, 0);
+	rec_item(&ex, 1, GTSC_PAY_BUF, 0, 0, st, sizeof(st));
+	CHECK_STR(t, decode(d, &o, &fstat_si, 5, &en, &ex, SD_WHOLE),
+		  "fstat(3, {st_mode=S_IFREG|0644, st_size=53415, ...}) = 0");
+	syscall_decoder__free(d);
+}
+
+static void test_special_args(struct test_ctx *t)
+{
+	static const struct gtsc_syscall_info clone_si = {
+		56, "clone", 5,
+		{ "unsigned long", "unsigned long", "int *", "int *", "unsigned long" },
+		{ "clone_flags", "newsp", "parent_tidptr", "child_tidptr", "tls" },
+	};
+	static const struct gtsc_syscall_info futex_si = {
+		202, "futex", 6,
+		{ "u32 *", "int", "u32", "const struct __kernel_timespec *", "u32 *", "u32" },
+		{ "uaddr", "op", "val", "utime", "uaddr2", "val3" },
+	};
+	static const struct gtsc_syscall_info ioctl_si = {
+		16, "ioctl", 3, { "unsigned int", "unsigned int", "unsigned long" },
+		{ "fd", "cmd", "arg" },
+	};
+	static const struct gtsc_syscall_info fcntl_si = {
+		72, "fcntl", 3, { "unsigned int", "unsigned int", "unsigned long" },
+		{ "fd", "cmd", "arg" },
+	};
+	struct syscall_decoder *d = bare();
+	struct rec en, ex;
+	struct out o;
+
+	rec_enter(&en, 10, 100, 56, 0x01200011, 0, 0, 0x7f00, 0, 0);
+	rec_exit(&ex, 10, 200, 56, 4242);
+	CHECK_STR(t, decode(d, &o, &clone_si, 56, &en, &ex, SD_WHOLE),
+		  "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		  "child_tidptr=0x7f00) = 4242");
+	rec_enter(&en, 10, 100, 202, 0x1000, 9 | 128 | 256, 0, 0, 0, 0xffffffff);
+	rec_exit(&ex, 10, 200, 202, -110);
+	CHECK_STR(t, decode(d, &o, &futex_si, 202, &en, &ex, SD_WHOLE),
+		  "futex(0x1000, FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME, 0, NULL, "
+		  "FUTEX_BITSET_MATCH_ANY) = -1 ETIMEDOUT (Connection timed out)");
+	rec_enter(&en, 10, 100, 202, 0x1000, 1 | 128, 1, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 202, 0);
+	CHECK_STR(t, decode(d, &o, &futex_si, 202, &en, &ex, SD_WHOLE),
+		  "futex(0x1000, FUTEX_WAKE_PRIVATE, 1) = 0");
+	rec_enter(&en, 10, 100, 16, 1, 0x5401, 0x2000, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 16, -25);
+	CHECK_STR(t, decode(d, &o, &ioctl_si, 16, &en, &ex, SD_WHOLE),
+		  "ioctl(1, TCGETS, 0x2000) = -1 ENOTTY (Inappropriate ioctl for device)");
+	rec_enter(&en, 10, 100, 16, 1, 0x80081299, 0x2000, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 16, 0);
+	CHECK_STR(t, decode(d, &o, &ioctl_si, 16, &en, &ex, SD_WHOLE),
+		  "ioctl(1, _IOC(_IOC_READ, 0x12, 0x99, 0x8), 0x2000) = 0");
+	rec_enter(&en, 10, 100, 72, 3, 3, 0, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 72, 0x8002);
+	CHECK_STR(t, decode(d, &o, &fcntl_si, 72, &en, &ex, SD_WHOLE),
+		  "fcntl(3, F_GETFL) = 0x8002 (flags O_RDWR|O_LARGEFILE)");
+	syscall_decoder__free(d);
+}
+
+static void test_json(struct test_ctx *t)
+{
+	struct sd_opts names = { .style = SD_ARG_NAMES };
+	struct syscall_decoder *d = syscall_decoder__new(&names);
+	struct rec en, ex;
+	struct sd_call c = { .nr = 257, .si = &openat_si, .enter = &en.en, .exit = &ex.ex };
+	struct out o = { .b = { o.buf, 0, sizeof(o.buf) - 1 } };
+
+	rec_enter(&en, 10, 100, 257, (__u32)-100, 0x1000, 0, 0, 0, 0);
+	rec_str(&en, 1, "/x\"y", 0);
+	rec_exit(&ex, 10, 200, 257, -2);
+	syscall_decoder__json(d, &o.b, &c);
+	o.buf[o.b.len] = '\0';
+	CHECK(t, strstr(o.buf, "\"syscall\":\"openat\",\"nr\":257,\"args\":[{\"name\":\"dfd\","
+			       "\"type\":\"int\",\"raw\":\"0xffffff9c\",\"value\":\"AT_FDCWD\"}"),
+	      "dfd: %.400s", o.buf);
+	CHECK(t, strstr(o.buf, "\"value\":\"\\\"/x\\\\\\\"y\\\"\""), "filename: %.400s", o.buf);
+	CHECK(t, strstr(o.buf, "\"ret\":-2,\"ret_text\":\"-1 ENOENT (No such file or directory)\","
+			       "\"errno\":\"ENOENT\""),
+	      "ret: %.400s", o.buf);
+	syscall_decoder__free(d);
+}
+
+/* ---- joining ---- */
+
+struct joined {
+	char text[4096];
+	struct syscall_decoder *d;
+};
+
+static int collect(void *ctx, const struct sj_call *c)
+{
+	struct joined *j = ctx;
+	const struct gtsc_syscall_info *si = c->nr == 61 ? &wait4_si : &read_si;
+	struct sd_call sc = { .nr = c->nr, .si = si, .enter = c->enter, .exit = c->exit };
+	size_t len = strlen(j->text);
+	struct sd_buf b = { j->text + len, 0, sizeof(j->text) - len - 2 };
+
+	sd_putu(&b, c->tid);
+	sd_putc(&b, ' ');
+	syscall_decoder__text(j->d, &b, &sc, c->part);
+	sd_putc(&b, '\n');
+	b.p[b.len] = '\0';
+	return 0;
+}
+
+static void test_join_stream(struct test_ctx *t)
+{
+	struct joined out = { .d = bare() };
+	struct syscall_joiner *j = syscall_joiner__new(SJ_STREAM, collect, &out);
+	struct rec a, b;
+
+	/*
+	 * 1: wait4 enters; 2: read enters and returns; 1: wait4 returns; 3: a
+	 * read's exit without its enter; 2: read enters, the thread exits.
+	 */
+	rec_enter(&a, 1, 10, 61, 2, 0x1000, 0, 0, 0, 0);
+	syscall_joiner__enter(j, &a.en);
+	rec_enter(&b, 2, 20, 0, 5, 0x2000, 10, 0, 0, 0);
+	syscall_joiner__enter(j, &b.en);
+	rec_exit(&b, 2, 30, 0, 10);
+	syscall_joiner__exit(j, &b.ex);
+	rec_exit(&a, 1, 40, 61, 2);
+	syscall_joiner__exit(j, &a.ex);
+	rec_exit(&b, 3, 45, 0, 7); /* entered before the trace */
+	syscall_joiner__exit(j, &b.ex);
+	rec_enter(&b, 2, 50, 0, 5, 0x2000, 10, 0, 0, 0);
+	syscall_joiner__enter(j, &b.en);
+	syscall_joiner__thread_exit(j, 2, 60);
+	syscall_joiner__finish(j);
+	CHECK_STR(t, out.text,
+		  "1 wait4(2,  <unfinished ...>\n"
+		  "2 read(5, 0x2000, 10) = 10\n"
+		  "1 <... wait4 resumed>0x1000, 0, NULL) = 2\n"
+		  "3 <... read resumed>) = 7\n"
+		  "2 read(5, 0x2000, 10) = ?\n");
+	syscall_joiner__free(j);
+	syscall_decoder__free(out.d);
+}
+
+static void test_join_complete(struct test_ctx *t)
+{
+	struct joined out = { .d = bare() };
+	struct syscall_joiner *j = syscall_joiner__new(SJ_COMPLETE, collect, &out);
+	struct rec a, b;
+
+	rec_enter(&a, 1, 10, 61, 2, 0x1000, 0, 0, 0, 0);
+	syscall_joiner__enter(j, &a.en);
+	rec_enter(&b, 2, 20, 0, 5, 0x2000, 10, 0, 0, 0);
+	syscall_joiner__enter(j, &b.en);
+	rec_exit(&a, 1, 40, 61, -10);
+	syscall_joiner__exit(j, &a.ex);
+	/* 2 enters again: its first read's exit was lost */
+	rec_enter(&b, 2, 50, 0, 6, 0x3000, 1, 0, 0, 0);
+	syscall_joiner__enter(j, &b.en);
+	syscall_joiner__finish(j);
+	CHECK_STR(t, out.text,
+		  "1 wait4(2, 0x1000, 0, NULL) = -1 ECHILD (No child processes)\n"
+		  "2 read(5, 0x2000, 10) = ?\n"
+		  "2 read(6, 0x3000, 1) = ?\n");
+	syscall_joiner__free(j);
+	syscall_decoder__free(out.d);
+}
+
+/* ---- summary ---- */
+
+static void test_percentiles(struct test_ctx *t)
+{
+	struct sc_table *tab = sc_table__new();
+	struct sc_stat *s = sc_table__get(tab, 42);
+	__u64 p50, p99;
+	size_t n;
+
+	for (int i = 1; i <= 1000; i++)
+		sc_stat__add(s, i * 1000, i % 10 == 0);
+	sc_stat__add(s, -1, 1); /* a call without a duration */
+	p50 = sc_stat__quantile(s, 0.5);
+	p99 = sc_stat__quantile(s, 0.99);
+	CHECK(t, s->calls == 1001 && s->errors == 101 && s->timed == 1000, "counts %llu %llu %llu",
+	      (unsigned long long)s->calls, (unsigned long long)s->errors,
+	      (unsigned long long)s->timed);
+	CHECK(t, s->min_ns == 1000 && s->max_ns == 1000000, "min/max");
+	CHECK(t, p50 > 500000 * 0.968 && p50 < 500000 * 1.032, "p50 %llu", (unsigned long long)p50);
+	CHECK(t, p99 > 990000 * 0.968 && p99 < 990000 * 1.032, "p99 %llu", (unsigned long long)p99);
+	CHECK(t, sc_table__get(tab, 42) == s && sc_table__all(tab, &n) && n == 1, "table");
+	for (int i = 0; i < 5000; i++)
+		sc_table__get(tab, (__u64)i << 32 | 7);
+	CHECK(t, sc_table__all(tab, &n) && n == 5001 && sc_table__get(tab, 42)->calls == 1001,
+	      "growth");
+	sc_table__free(tab);
+}
+
+int main(void)
+{
+	static const struct test_case cases[] = {
+		{ "openat_forms", test_openat_forms },
+		{ "unknown_flag_bits", test_unknown_bits },
+		{ "unknown_syscall", test_unknown_syscall },
+		{ "errno_returns", test_errno_returns },
+		{ "fault_and_retry", test_fault_and_retry },
+		{ "truncated_and_quoting", test_truncated_and_quoting },
+		{ "unfinished_resumed_parts", test_parts },
+		{ "builtin_table", test_builtin_args },
+		{ "structs", test_structs },
+		{ "dependent_args", test_special_args },
+		{ "json", test_json },
+		{ "join_stream", test_join_stream },
+		{ "join_complete", test_join_complete },
+		{ "percentiles", test_percentiles },
+	};
+
+	return RUN_TESTS("syscall_decode", cases);
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The record-time syscall filter's parser (names, globs, strace classes)
+ * and the capture table syscalls.bpf.c reads: what -e syscalls=LIST and
+ * the default capture turn into, without a kernel.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include "harness.h"
+#include "strbuf.h"
+#include "syscall_capture.h"
+#include "syscall_classes.h"
+
+static int has(const struct gtsc_sys_set *s, int nr)
+{
+	return gtsc_sys_set__has(s, nr);
+}
+
+static int count(const struct gtsc_sys_set *s)
+{
+	int n = 0;
+
+	for (int w = 0; w < GTSC_SYS_WORDS; w++)
+		n += __builtin_popcountll(s->bits[w]);
+	return n;
+}
+
+static void test_names(struct test_ctx *t)
+{
+	struct gtsc_sys_set s;
+	struct strbuf sb = {};
+	char why[256];
+
+	CHECK(t, !gtsc_syscall_set__parse("openat,read,write,connect", &s, why, sizeof(why)),
+	      "parse failed: %s", why);
+	CHECK(t, count(&s) == 4, "%d syscalls, not 4", count(&s));
+	CHECK(t, has(&s, __NR_openat) && has(&s, __NR_read) && has(&s, __NR_write) &&
+			 has(&s, __NR_connect),
+	      "a named syscall is missing");
+	gtsc_syscall_set__names(&s, &sb);
+	CHECK(t, sb.buf && !strcmp(sb.buf, "read,write,connect,openat"), "names: %s", sb.buf);
+	strbuf_free(&sb);
+}
+
+static void test_glob(struct test_ctx *t)
+{
+	struct gtsc_sys_set s;
+	char why[256];
+
+	CHECK(t, !gtsc_syscall_set__parse("*stat*", &s, why, sizeof(why)), "parse failed: %s", why);
+	CHECK(t, has(&s, __NR_newfstatat) && has(&s, __NR_statx) && has(&s, __NR_fstatfs),
+	      "*stat* misses a stat call");
+	CHECK(t, !has(&s, __NR_openat) && !has(&s, __NR_read), "*stat* matches openat or read");
+}
+
+static void test_classes(struct test_ctx *t)
+{
+	struct gtsc_sys_set s;
+	char why[256];
+
+	CHECK(t, !gtsc_syscall_set__parse("%net,%file,getppid", &s, why, sizeof(why)),
+	      "parse failed: %s", why);
+	CHECK(t, has(&s, __NR_connect) && has(&s, __NR_recvfrom), "%%net misses a socket call");
+	CHECK(t, has(&s, __NR_openat) && has(&s, __NR_execve) && has(&s, __NR_unlinkat),
+	      "%%file misses a path call");
+	CHECK(t, has(&s, __NR_getppid) && !has(&s, __NR_read) && !has(&s, __NR_mmap),
+	      "the union is wrong");
+}
+
+static void test_errors(struct test_ctx *t)
+{
+	static const struct {
+		const char *list, *why;
+	} bad[] = {
+		{ "openat,bogus", "unknown syscall 'bogus'" },
+		{ "zzz*", "'zzz*' matches no syscall" },
+		{ "%bogus", "unknown syscall class '%bogus' (known: %file" },
+		{ "", "names no syscall" },
+		{ "read,,write", "'' is not a syscall name" },
+	};
+	struct gtsc_sys_set s;
+	char why[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		CHECK(t, gtsc_syscall_set__parse(bad[i].list, &s, why, sizeof(why)) == -EINVAL,
+		      "'%s' was accepted", bad[i].list);
+		CHECK(t, strstr(why, bad[i].why), "'%s': said '%s'", bad[i].list, why);
+	}
+}
+
+/* A few rows that the live tests and the other engineers' decoders rely on. */
+static void test_capture_table(struct test_ctx *t)
+{
+	struct gtsc_cap_set *cap = calloc(GTSC_NR_SYSCALLS, sizeof(*cap));
+	struct gtsc_sys_set nrs = {};
+
+	if (!cap)
+		return;
+	gtsc_capture__fill(cap, &nrs);
+	CHECK(t, cap[__NR_openat].spec[0].how == GTSC_CAP_PATH && cap[__NR_openat].spec[0].arg == 1,
+	      "openat's path is not argument 1");
+	CHECK(t, cap[__NR_read].spec[0].how == GTSC_CAP_OUT_BUF &&
+			 (cap[__NR_read].flags & GTSC_CAP_F_EXIT),
+	      "read's buffer is not captured at exit");
+	CHECK(t, !(cap[__NR_write].flags & GTSC_CAP_F_EXIT), "write waits for its exit");
+	CHECK(t, (cap[__NR_execve].flags & GTSC_CAP_F_NEWMM) &&
+			 cap[__NR_execve].spec[1].how == GTSC_CAP_STRV,
+	      "execve's argv or NEWMM flag is missing");
+	CHECK(t, cap[__NR_sendto].spec[1].how == GTSC_CAP_IN_SOCKADDR &&
+			 cap[__NR_sendto].spec[1].len_arg == 5,
+	      "sendto's destination is not argument 4 with its length in 5");
+	for (int nr = 0; nr < GTSC_NR_SYSCALLS; nr++)
+		CHECK(t, has(&nrs, nr) == (cap[nr].spec[0].how != GTSC_CAP_NONE),
+		      "syscall %d: the set and the table disagree", nr);
+	CHECK(t, !has(&nrs, __NR_getppid) && !has(&nrs, __NR_close), "getppid or close captures");
+	free(cap);
+}
+
+int main(void)
+{
+	static const struct test_case cases[] = {
+		{ "names", test_names },     { "glob", test_glob },
+		{ "classes", test_classes }, { "errors", test_errors },
+		{ "capture-table", test_capture_table },
+	};
+
+	return RUN_TESTS("syscall_sets", cases);
+}
