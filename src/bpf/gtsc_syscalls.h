@@ -39,16 +39,18 @@ static inline void gtsc_sys_set__add(struct gtsc_sys_set *s, int nr)
  * nor captured pays one bounds check, one load and one test.
  */
 enum gtsc_sys_nr_flags {
-	GTSC_SYS_SKIP = 1 << 0,	   /* not in the -e syscalls=LIST filter */
-	GTSC_SYS_CAPTURE = 1 << 1, /* has a gtsc_cap_set: read user memory */
+	GTSC_SYS_SKIP = 1 << 0,	     /* not in the -e syscalls=LIST filter */
+	GTSC_SYS_CAP_ENTER = 1 << 1, /* reads user memory at enter (retried at exit) */
+	GTSC_SYS_CAP_EXIT = 1 << 2,  /* reads what the call wrote, at exit */
 };
 
 /*
  * Bounds of what one record carries (see records.h for the item layout).
- * Only the bytes a string or buffer really has cost ring space: the bounds
- * cap the worst case.  Paths: PATH_MAX, so that no real path is cut.  Data
- * (-s): strace's default 32, at most 4096.  argv: the first 8 elements, each
- * cut like data.  sockaddr: sizeof(struct sockaddr_storage).
+ * An item costs 8 bytes plus the bytes the string or buffer really has,
+ * rounded up to 8: the bounds only cap the worst case.  Paths: PATH_MAX,
+ * so that no real path is cut.  Data (-s): strace's default 32, at most
+ * 4096.  argv: the first 8 elements, each cut like data.  sockaddr:
+ * sizeof(struct sockaddr_storage).
  */
 #define GTSC_CAP_PATH_MAX 4096 /* with the NUL: strings of up to 4095 bytes */
 #define GTSC_CAP_DATA_DEFAULT 32
@@ -65,7 +67,11 @@ enum gtsc_cap_how {
 	GTSC_CAP_STRV,	      /* NULL-terminated array of strings (argv) */
 	GTSC_CAP_IN_BUF,      /* bytes, length in argument len_arg, up to -s */
 	GTSC_CAP_IN_SOCKADDR, /* struct sockaddr, length in argument len_arg */
-	/* filled by the call: read at sys_exit when it succeeded */
+	/*
+	 * filled by the call: read at sys_exit when it succeeded, from the
+	 * argument registers, which the kernel restores to the caller as they
+	 * were at entry (x86-64 clobbers only rax, rcx and r11).
+	 */
 	GTSC_CAP_OUT_BUF,      /* bytes, length ret, up to -s */
 	GTSC_CAP_OUT_STR,      /* string without NUL (readlink), length ret, up to -s */
 	GTSC_CAP_OUT_SOCKADDR, /* struct sockaddr, length in *(int *)argument len_arg */
@@ -79,8 +85,7 @@ struct gtsc_cap_spec {
 };
 
 enum gtsc_cap_flags {
-	GTSC_CAP_F_EXIT = 1 << 0,  /* has an OUT spec: save the arguments at enter */
-	GTSC_CAP_F_NEWMM = 1 << 1, /* success replaces the address space (execve):
+	GTSC_CAP_F_NEWMM = 1 << 0, /* success replaces the address space (execve):
 				    * a faulted read cannot be retried at exit */
 };
 

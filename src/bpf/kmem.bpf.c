@@ -141,13 +141,42 @@ static __always_inline void kmem_name_cache(const struct kmem_cache *c)
 	gtsc_submit(&s);
 }
 
+/*
+ * The tracepoints' `const void *ptr` argument.  6.18's verifier lets tp_btf
+ * load it as a scalar; 6.1 and 6.12 refuse ("arg1 type UNKNOWN is not a
+ * struct"), and one refused program fails the whole object.  The loader
+ * probes which (GTSC_FEAT_TP_BTF_VOID_ARG); as a rodata constant, the branch
+ * this kernel cannot load is pruned before verification.  The BPF_PROG
+ * parameter for it stays unused, so the compiler emits no load of it.
+ */
+const volatile bool gtsc_void_arg_direct = false;
+
+/*
+ * Written in asm so that the load keeps the one form the verifier accepts,
+ * r = *(u64 *)(ctx + off): left to itself clang shares &ctx[i] between the
+ * two paths and the verifier refuses a load through a modified ctx pointer.
+ */
+#define void_arg(ctx, i)                                                                        \
+	({                                                                                     \
+		__u64 __v = 0, *__p = (ctx);                                                   \
+		if (gtsc_void_arg_direct) {                                                    \
+			asm volatile("%[v] = *(u64 *)(%[c] + %[o])"                            \
+				     : [v] "=r"(__v)                                           \
+				     : [c] "r"(ctx), [o] "i"((i) * 8));                         \
+		} else {                                                                       \
+			barrier_var(__p);                                                      \
+			bpf_probe_read_kernel(&__v, sizeof(__v), &__p[i]);                     \
+		}                                                                              \
+		__v;                                                                           \
+	})
+
 SEC("tp_btf/kmalloc")
 int BPF_PROG(gtsc_kmalloc_btf, unsigned long call_site, const void *ptr, size_t bytes_req,
 	     size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
 	struct kmem_alloc_args a = {
 		.call_site = call_site,
-		.ptr = (__u64)ptr,
+		.ptr = void_arg(ctx, 1),
 		.bytes_req = bytes_req,
 		.bytes_alloc = bytes_alloc,
 		.gfp_flags = gfp_flags,
@@ -166,7 +195,7 @@ int BPF_PROG(gtsc_kfree_btf, unsigned long call_site, const void *ptr)
 {
 	if (!gtsc_wanted())
 		return 0;
-	return kmem_free(call_site, (__u64)ptr, 0, GTSC_KMEM_KMALLOC, 0);
+	return kmem_free(call_site, void_arg(ctx, 1), 0, GTSC_KMEM_KMALLOC, 0);
 }
 
 SEC("tp_btf/kmem_cache_alloc")
@@ -176,7 +205,7 @@ int BPF_PROG(gtsc_cache_alloc_btf, unsigned long call_site, const void *ptr, str
 	/* What the tracepoint itself reports as bytes_req/bytes_alloc. */
 	struct kmem_alloc_args a = {
 		.call_site = call_site,
-		.ptr = (__u64)ptr,
+		.ptr = void_arg(ctx, 1),
 		.cache_id = (__u64)s,
 		.bytes_req = BPF_CORE_READ(s, object_size),
 		.bytes_alloc = BPF_CORE_READ(s, size),
@@ -198,7 +227,7 @@ int BPF_PROG(gtsc_cache_free_btf, unsigned long call_site, const void *ptr,
 {
 	if (!gtsc_wanted())
 		return 0;
-	return kmem_free(call_site, (__u64)ptr, (__u64)s, GTSC_KMEM_CACHE, 0);
+	return kmem_free(call_site, void_arg(ctx, 1), (__u64)s, GTSC_KMEM_CACHE, 0);
 }
 
 SEC("tp/kmem/kmalloc")

@@ -64,11 +64,10 @@ struct cap_retry {
 	__u8 flags; /* GTSC_PAY_TRUNCATED already known at enter */
 };
 
-/* What sys_exit needs from sys_enter, per thread. */
+/* What sys_exit needs from sys_enter, per thread: the reads to retry. */
 struct cap_pending {
 	__s32 nr;
 	__u32 nr_retry;
-	__u64 args[6];
 	struct cap_retry retry[GTSC_CAP_RETRY_MAX];
 };
 
@@ -80,6 +79,8 @@ struct cap_pending {
 struct cap_scratch {
 	__u8 rec[SCRATCH_SZ];
 	struct cap_pending pend;
+	__u64 args[6];
+	struct pt_regs regs; /* raw_tp/sys_exit's copy */
 	__u32 off;  /* where the next item starts, from the record's start */
 	__u32 last; /* offset of the last item written */
 	__u32 busy;
@@ -93,8 +94,8 @@ struct {
 } gtsc_cap_scratch SEC(".maps");
 
 /*
- * Keyed by tid, written at enter only when exit needs it (an output buffer
- * or a retry), deleted at exit, also when recording is off by then.  An
+ * Keyed by tid, written at enter only when a read faulted, deleted at exit,
+ * also when recording is off by then.  An
  * entry outlives its call only when a thread other than the leader execs
  * after a faulted read (its exit runs under the leader's tid, de_thread()).
  * Full (8192 threads inside such calls at once): exits lose their payload.
@@ -314,8 +315,8 @@ static __always_inline void cap_enter_spec(struct cap_scratch *sc, struct cap_pe
 
 	if (sp.arg > 5 || sp.len_arg > 5)
 		return;
-	ptr = p->args[sp.arg];
-	len = p->args[sp.len_arg];
+	ptr = sc->args[sp.arg];
+	len = sc->args[sp.len_arg];
 	if (!ptr)
 		return; /* NULL: the report prints the argument as it is */
 	switch (sp.how) {
@@ -358,18 +359,17 @@ static __always_inline bool sys_enter_capture(struct pt_regs *regs, long nr)
 	struct cap_scratch *sc = scratch_get();
 	const volatile struct gtsc_cap_set *set;
 	struct gtsc_rec_sys_enter *e;
-	__u32 flags, size;
+	__u32 size;
 
 	if (!sc)
 		return false;
 	set = &gtsc_cap[nr & (GTSC_NR_SYSCALLS - 1)];
-	flags = set->flags;
 	e = (void *)sc->rec;
 	sc->off = sizeof(*e);
 	sc->last = 0;
 	sc->pend.nr = nr;
 	sc->pend.nr_retry = 0;
-	fill_args(sc->pend.args, regs);
+	fill_args(sc->args, regs);
 	for (int i = 0; i < GTSC_CAP_SPECS; i++)
 		cap_enter_spec(sc, &sc->pend, set->spec[i]);
 	size = sc->off;
@@ -377,10 +377,10 @@ static __always_inline bool sys_enter_capture(struct pt_regs *regs, long nr)
 	e->nr = nr;
 	e->payload_len = size - sizeof(*e);
 	e->__pad = 0;
-	__builtin_memcpy(e->args, sc->pend.args, sizeof(e->args));
+	__builtin_memcpy(e->args, sc->args, sizeof(e->args));
 	gtsc_output(GTSC_CLASS_SYSCALLS, e, size, REC_MAX);
 	/* Even when the record was dropped: the exit record stands alone. */
-	if (sc->pend.nr_retry || (flags & GTSC_CAP_F_EXIT))
+	if (sc->pend.nr_retry)
 		bpf_map_update_elem(&gtsc_cap_pending, &tid, &sc->pend, BPF_ANY);
 	scratch_put(sc);
 	return true;
@@ -407,7 +407,7 @@ static __always_inline int sys_enter_flagged(struct pt_regs *regs, long id, __u8
 {
 	if ((f & GTSC_SYS_SKIP) || !gtsc_wanted())
 		return 0;
-	if (sys_enter_capture(regs, id))
+	if ((f & GTSC_SYS_CAP_ENTER) && sys_enter_capture(regs, id))
 		return 0;
 	return sys_enter_plain(regs, id);
 }
@@ -442,8 +442,7 @@ static __always_inline void cap_retry(struct cap_scratch *sc, const struct cap_r
 		cap_fault(sc, r->arg, kind, r->index);
 }
 
-static __always_inline void cap_exit_spec(struct cap_scratch *sc, const struct cap_pending *p,
-					  struct gtsc_cap_spec sp, long ret)
+static __always_inline void cap_exit_spec(struct cap_scratch *sc, struct gtsc_cap_spec sp, long ret)
 {
 	__u64 ptr, lenp;
 	__u32 len;
@@ -452,8 +451,8 @@ static __always_inline void cap_exit_spec(struct cap_scratch *sc, const struct c
 
 	if (sp.arg > 5 || sp.len_arg > 5 || ret < 0)
 		return;
-	ptr = p->args[sp.arg];
-	lenp = p->args[sp.len_arg];
+	ptr = sc->args[sp.arg];
+	lenp = sc->args[sp.len_arg];
 	if (!ptr)
 		return;
 	switch (sp.how) {
@@ -474,13 +473,18 @@ static __always_inline void cap_exit_spec(struct cap_scratch *sc, const struct c
 		cap_fault(sc, sp.arg, how_kind(sp.how), 0);
 }
 
-/* As sys_enter_capture. */
-static __always_inline bool sys_exit_capture(const struct cap_pending *p, long nr, long ret)
+/*
+ * As sys_enter_capture: P's retries (may be NULL), then with
+ * GTSC_SYS_CAP_EXIT the output buffers, through the argument registers of
+ * REGS (a BTF pointer, or RAW_REGS for raw_tp's, which must be copied).
+ */
+static __always_inline bool sys_exit_capture(struct pt_regs *regs, bool raw_regs,
+					     const struct cap_pending *p, long nr, long ret, __u8 f)
 {
 	const volatile struct gtsc_cap_set *set = &gtsc_cap[nr & (GTSC_NR_SYSCALLS - 1)];
 	bool newmm = (set->flags & GTSC_CAP_F_NEWMM) && ret == 0;
 	struct cap_scratch *sc = scratch_get();
-	__u32 n = p->nr_retry, size;
+	__u32 n = p ? p->nr_retry : 0, size;
 	struct gtsc_rec_sys_exit *e;
 
 	if (!sc)
@@ -489,11 +493,17 @@ static __always_inline bool sys_exit_capture(const struct cap_pending *p, long n
 	sc->off = sizeof(*e);
 	sc->last = 0;
 	for (__u32 i = 0; i < GTSC_CAP_RETRY_MAX; i++)
-		if (i < n)
+		if (p && i < n)
 			cap_retry(sc, &p->retry[i], newmm);
-	if (set->flags & GTSC_CAP_F_EXIT)
+	if (f & GTSC_SYS_CAP_EXIT) {
+		if (raw_regs) {
+			bpf_probe_read_kernel(&sc->regs, sizeof(sc->regs), regs);
+			regs = &sc->regs;
+		}
+		fill_args(sc->args, regs);
 		for (int i = 0; i < GTSC_CAP_SPECS; i++)
-			cap_exit_spec(sc, p, set->spec[i], ret);
+			cap_exit_spec(sc, set->spec[i], ret);
+	}
 	size = sc->off;
 	gtsc_fill_hdr(&e->hdr, GTSC_REC_SYS_EXIT, size);
 	e->nr = nr;
@@ -524,30 +534,36 @@ static __always_inline int sys_exit_plain(long nr, long ret)
 }
 
 /* Flags set: filtered out, or captured. */
-static __always_inline int sys_exit_flagged(long nr, long ret, __u8 f)
+static __always_inline int sys_exit_flagged(struct pt_regs *regs, bool raw_regs, long nr,
+					    long ret, __u8 f)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
-	struct cap_pending *p;
-	bool done;
+	struct cap_pending *p = NULL;
+	bool done = false;
 
 	if (f & GTSC_SYS_SKIP)
 		return 0;
 	/* Before the on/off check: an entry must not outlive its call. */
-	p = bpf_map_lookup_elem(&gtsc_cap_pending, &tid);
-	if (!p)
-		return sys_exit_plain(nr, ret);
-	/* Another nr: left by a call whose exit was not seen. */
-	done = p->nr == nr && gtsc_wanted() && sys_exit_capture(p, nr, ret);
-	bpf_map_delete_elem(&gtsc_cap_pending, &tid);
+	if (f & GTSC_SYS_CAP_ENTER)
+		p = bpf_map_lookup_elem(&gtsc_cap_pending, &tid);
+	if (p && p->nr != nr) {
+		/* Left by a call whose exit was not seen. */
+		bpf_map_delete_elem(&gtsc_cap_pending, &tid);
+		p = NULL;
+	}
+	if ((p || (f & GTSC_SYS_CAP_EXIT)) && gtsc_wanted())
+		done = sys_exit_capture(regs, raw_regs, p, nr, ret, f);
+	if (p)
+		bpf_map_delete_elem(&gtsc_cap_pending, &tid);
 	return done ? 0 : sys_exit_plain(nr, ret);
 }
 
-static __always_inline int sys_exit_body(long nr, long ret)
+static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, long nr, long ret)
 {
 	__u8 f = nr_flags(nr);
 
 	if (f)
-		return sys_exit_flagged(nr, ret, f);
+		return sys_exit_flagged(regs, raw_regs, nr, ret, f);
 	return sys_exit_plain(nr, ret);
 }
 
@@ -560,7 +576,7 @@ int BPF_PROG(gtsc_sys_enter_btf, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(gtsc_sys_exit_btf, struct pt_regs *regs, long ret)
 {
-	return sys_exit_body(regs->orig_ax, ret);
+	return sys_exit_body(regs, false, regs->orig_ax, ret);
 }
 
 SEC("raw_tp/sys_enter")
@@ -577,5 +593,5 @@ int BPF_PROG(gtsc_sys_enter_raw, struct pt_regs *regs, long id)
 SEC("raw_tp/sys_exit")
 int BPF_PROG(gtsc_sys_exit_raw, struct pt_regs *regs, long ret)
 {
-	return sys_exit_body(BPF_CORE_READ(regs, orig_ax), ret);
+	return sys_exit_body(regs, true, BPF_CORE_READ(regs, orig_ax), ret);
 }

@@ -311,6 +311,12 @@ static void test_structs(struct test_ctx *t)
 	};
 	static const __u8 sin[16] = { 2, 0, 0x1f, 0x90, 127, 0, 0, 1 };
 	static const __u8 sun[] = { 1, 0, '/', 't', 'm', 'p', '/', 's', 0 };
+	static const struct gtsc_syscall_info poll_si = {
+		7, "poll", 3,
+		{ "struct pollfd *", "unsigned int", "int" },
+		{ "ufds", "nfds", "timeout_msecs" },
+	};
+	static const __u8 pfd[16] = { 3, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 4, 0x80, 0, 0 };
 	__u8 st[144] = {};
 	struct syscall_decoder *d = bare();
 	struct rec en, ex;
@@ -333,6 +339,11 @@ static void test_structs(struct test_ctx *t)
 	rec_item(&ex, 1, GTSC_PAY_BUF, 0, 0, st, sizeof(st));
 	CHECK_STR(t, decode(d, &o, &fstat_si, 5, &en, &ex, SD_WHOLE),
 		  "fstat(3, {st_mode=S_IFREG|0644, st_size=53415, ...}) = 0");
+	rec_enter(&en, 10, 100, 7, 0x3000, 2, 0, 0, 0, 0);
+	rec_item(&en, 0, GTSC_PAY_BUF, 0, 0, pfd, sizeof(pfd));
+	rec_exit(&ex, 10, 200, 7, 1);
+	CHECK_STR(t, decode(d, &o, &poll_si, 7, &en, &ex, SD_WHOLE),
+		  "poll([{fd=3, events=POLLIN}, {fd=4, events=POLLOUT|0x8000}], 2, 0) = 1");
 	syscall_decoder__free(d);
 }
 

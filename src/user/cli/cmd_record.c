@@ -366,7 +366,8 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 
 	o->output = GTSC_DEFAULT_OUTPUT;
 	o->sources = GTSC_SRC_ALL;
-	while (!err && (c = getopt_long(argc, argv, "+o:ap:d:e:s:b:k:C:qvh", longopts, NULL)) != -1) {
+	while (!err &&
+	       (c = getopt_long(argc, argv, "+o:ap:d:e:s:b:k:C:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'a': o->system_wide = true; break;
@@ -1091,7 +1092,8 @@ static int claim_name(struct record_run *r)
 
 		/* Not root: what recording needs matters, not which socket refused us. */
 		if ((e == EACCES || e == EPERM) && geteuid())
-			fprintf(stderr, "gtsc-bpf: recording needs root, or CAP_BPF and CAP_PERFMON\n");
+			fprintf(stderr,
+				"gtsc-bpf: recording needs root, or CAP_BPF and CAP_PERFMON\n");
 		else
 			fprintf(stderr, "gtsc-bpf: %s\n", err);
 		return -e;

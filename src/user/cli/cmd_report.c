@@ -31,6 +31,7 @@ static void usage(FILE *f)
 		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
 		   "      --json         one JSON object per line: a trace_info object, then events\n"
 		   "      --header       only the header\n"
+		   "      --functions    per probed function (record -k): hits, pids, latency\n"
 		   "\n"
 		   "examples:\n"
 		   "  gtsc-bpf report -i t.gtsc\n"

@@ -20,19 +20,16 @@ int record_probes__add_func(struct record_probes *p, const char *arg)
 
 int record_probes__add_comms(struct record_probes *p, const char *arg)
 {
-	char *tok, *save = NULL;
-	size_t len = p->comm_buf ? strlen(p->comm_buf) : 0;
-	char *buf = realloc(p->comm_buf, len + strlen(arg) + 2);
+	char *buf, *tok, *save = NULL;
 
+	if (p->nr_comm_bufs == GTSC_MAX_COMMS) {
+		fprintf(stderr, "gtsc-bpf: -C takes at most %d names\n", GTSC_MAX_COMMS);
+		return -E2BIG;
+	}
+	buf = strdup(arg);
 	if (!buf)
 		return -ENOMEM;
-	/* Earlier -C lists were cut at commas in place: join them again. */
-	for (size_t i = 0; i < len; i++)
-		if (!buf[i])
-			buf[i] = ',';
-	snprintf(buf + len, strlen(arg) + 2, "%s%s", len ? "," : "", arg);
-	p->comm_buf = buf;
-	p->nr_comms = 0;
+	p->comm_bufs[p->nr_comm_bufs++] = buf;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (p->nr_comms == GTSC_MAX_COMMS) {
 			fprintf(stderr, "gtsc-bpf: -C takes at most %d names\n", GTSC_MAX_COMMS);
@@ -98,6 +95,7 @@ void record_probes__funcs_chunk(const struct record_probes *p, struct gtsc_sessi
 void record_probes__free(struct record_probes *p)
 {
 	gtsc_funcs__free(&p->funcs);
-	free(p->comm_buf);
-	p->comm_buf = NULL;
+	for (size_t i = 0; i < p->nr_comm_bufs; i++)
+		free(p->comm_bufs[i]);
+	p->nr_comm_bufs = 0;
 }

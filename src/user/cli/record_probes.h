@@ -22,7 +22,8 @@ struct record_probes {
 	const char *func_args[RECORD_MAX_FUNC_ARGS]; /* -k, as given */
 	size_t nr_func_args;
 	struct gtsc_func_set funcs; /* what they resolved to */
-	char *comm_buf;		    /* -C's list, split in place into comms */
+	char *comm_bufs[GTSC_MAX_COMMS]; /* each -C's list, split in place into comms */
+	size_t nr_comm_bufs;
 	const char *comms[GTSC_MAX_COMMS];
 	size_t nr_comms;
 	const char *cgroup;

@@ -194,8 +194,8 @@ static int parse_args(int argc, char **argv, const char **input)
 		case 'F': break;
 		case 'h':
 			printf("usage: gtsc-bpf report --functions [-i FILE]\n\n"
-			       "Per probed function (record -k): hits, the processes that made them,\n"
-			       "and for FUNC%%return the entry->return latency p50/p99/max.\n");
+			       "Per probed function (record -k): hits, the processes that made\n"
+			       "them, and for FUNC%%return the entry->return latency p50/p99/max.\n");
 			exit(0);
 		default:
 			fprintf(stderr, "gtsc-bpf: 'gtsc-bpf report --functions --help' lists the "

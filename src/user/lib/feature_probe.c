@@ -20,6 +20,7 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_RINGBUF] = "ringbuf",
 	[GTSC_FEAT_RINGBUF_OVERWRITE] = "ringbuf_overwrite",
 	[GTSC_FEAT_TP_BTF] = "tp_btf",
+	[GTSC_FEAT_TP_BTF_VOID_ARG] = "tp_btf_void_arg",
 	[GTSC_FEAT_TRACEFS] = "tracefs",
 	[GTSC_FEAT_SYSCALL_EVENTS] = "syscall_events",
 	[GTSC_FEAT_KPROBE] = "kprobe",
@@ -99,20 +100,48 @@ static int load_ret0(enum bpf_prog_type type, enum bpf_attach_type attach, int b
  * libbpf 1.1 cannot probe BPF_PROG_TYPE_TRACING without a target, so load a
  * real "return 0" tp_btf program against a tracepoint every kernel has.
  */
-static bool probe_tp_btf(const struct btf *vmlinux)
+static bool probe_tp_btf_prog(const struct btf *vmlinux, const char *tp, const struct bpf_insn *insns,
+			      size_t n)
 {
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_RAW_TP);
+	char name[96];
 	int id, fd;
 
 	if (!vmlinux)
 		return false;
-	id = btf__find_by_name_kind(vmlinux, "btf_trace_sched_process_fork", BTF_KIND_TYPEDEF);
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF);
 	if (id < 0)
 		return false;
-	fd = load_ret0(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, id);
+	o.attach_btf_id = id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "gtsc_probe", "GPL", insns, n, &o);
 	if (fd < 0)
 		return false;
 	close(fd);
 	return true;
+}
+
+static bool probe_tp_btf(const struct btf *vmlinux)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return probe_tp_btf_prog(vmlinux, "sched_process_fork", insns, 2);
+}
+
+/* kfree(call_site, const void *ptr): can the program load ptr from its context? */
+static bool probe_tp_btf_void_arg(const struct btf *vmlinux)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_2, .src_reg = BPF_REG_1,
+		  .off = 8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return probe_tp_btf_prog(vmlinux, "kfree", insns, 3);
 }
 
 /*
@@ -243,6 +272,8 @@ int gtsc_features__probe(struct gtsc_features *f)
 		 "no BPF_F_RB_OVERWRITE (needs Linux 6.19)");
 	feat_set(f, GTSC_FEAT_TP_BTF, probe_tp_btf(f->vmlinux),
 		 "tp_btf programs do not load (needs kernel BTF, Linux 5.5)");
+	feat_set(f, GTSC_FEAT_TP_BTF_VOID_ARG, probe_tp_btf_void_arg(f->vmlinux),
+		 "the verifier refuses `void *` tracepoint arguments: read with a probe instead");
 	probe_tracefs(f);
 	probe_attach(f);
 	return 0;

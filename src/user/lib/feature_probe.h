@@ -19,6 +19,7 @@ enum gtsc_feature {
 	GTSC_FEAT_RINGBUF,	/* BPF_MAP_TYPE_RINGBUF (5.8) */
 	GTSC_FEAT_RINGBUF_OVERWRITE, /* BPF_F_RB_OVERWRITE (6.19) */
 	GTSC_FEAT_TP_BTF,	/* BPF_PROG_TYPE_TRACING loadable */
+	GTSC_FEAT_TP_BTF_VOID_ARG, /* tp_btf may load a `void *` argument (6.18 yes, 6.12 no) */
 	GTSC_FEAT_TRACEFS,	/* tracefs mounted (classic tracepoints, syscall formats) */
 	GTSC_FEAT_SYSCALL_EVENTS, /* events/syscalls: argument names and types */
 	GTSC_FEAT_KPROBE,	/* a kprobe attaches (kprobe PMU) */

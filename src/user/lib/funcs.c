@@ -251,8 +251,8 @@ int gtsc_funcs__resolve(struct gtsc_func_set *set, const char *const *args, size
 		return 0;
 	e = load_names(&ns);
 	if (e)
-		snprintf(err, err_sz, "-k: cannot read the kernel's functions from %s: %s", KALLSYMS,
-			 strerror(-e));
+		snprintf(err, err_sz, "-k: cannot read the kernel's functions from %s: %s",
+			 KALLSYMS, strerror(-e));
 	for (size_t i = 0; !e && i < n; i++)
 		e = match_arg(set, &cap, &ns, args[i], err, err_sz);
 	names_free(&ns);
@@ -260,8 +260,8 @@ int gtsc_funcs__resolve(struct gtsc_func_set *set, const char *const *args, size
 		return e;
 	set_sort_unique(set);
 	if (set->n > GTSC_MAX_FUNCS) {
-		snprintf(err, err_sz, "-k: the patterns match %zu functions, more than %d: narrow them",
-			 set->n, GTSC_MAX_FUNCS);
+		snprintf(err, err_sz, "-k: the patterns match %zu functions, more than %d: "
+				      "narrow them", set->n, GTSC_MAX_FUNCS);
 		return -E2BIG;
 	}
 	/* The address is informational (report names by id): a failure is no error. */
@@ -425,6 +425,9 @@ static __u64 func_cookie(const struct gtsc_func_set *set, size_t i, bool retprob
 	return i | (!retprobe && set->f[i].ret ? GTSC_FUNC_COOKIE_TIMED : 0);
 }
 
+typedef int (*attach_fn)(const struct gtsc_func_set *set, struct bpf_program *prog,
+			 bool retprobe, struct gtsc_func_links *l, char *err, size_t err_sz);
+
 static int attach_multi(const struct gtsc_func_set *set, struct bpf_program *prog, bool retprobe,
 			struct gtsc_func_links *l, char *err, size_t err_sz)
 {
@@ -480,8 +483,7 @@ int gtsc_funcs__attach(const struct gtsc_func_set *set, struct bpf_program *entr
 		       struct bpf_program *ret, bool multi, struct gtsc_func_links *l, char *err,
 		       size_t err_sz)
 {
-	int (*attach)(const struct gtsc_func_set *, struct bpf_program *, bool,
-		      struct gtsc_func_links *, char *, size_t) = multi ? attach_multi : attach_single;
+	attach_fn attach = multi ? attach_multi : attach_single;
 	int e;
 
 	/* Order does not matter: the programs write nothing until the session starts. */

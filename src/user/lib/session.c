@@ -213,6 +213,7 @@ static void setup_routes(struct gtsc_session *s)
 		r->head_base = ch->head_base;
 	}
 	ro->gtsc_self_tgid = getpid();
+	ro->gtsc_void_arg_direct = s->feat.has[GTSC_FEAT_TP_BTF_VOID_ARG];
 	ro->gtsc_filter_pids = !s->opts.system_wide;
 	/* An array cannot be empty: a session without rings or flight channels gets one unused. */
 	bpf_map__set_max_entries(s->skel->maps.gtsc_rings, s->chans.nr_rings ?: 1);
@@ -224,7 +225,6 @@ static int setup_syscalls(struct gtsc_session *s)
 {
 	struct gtsc_bpf__rodata *ro = s->skel->rodata;
 	const struct gtsc_session_opts *o = &s->opts;
-	struct gtsc_sys_set cap = {};
 
 	if (o->capture_size > GTSC_CAP_DATA_MAX) {
 		slog(s, GTSC_LOG_WARN, "the capture size is at most %d bytes, not %u",
@@ -233,14 +233,11 @@ static int setup_syscalls(struct gtsc_session *s)
 	}
 	ro->gtsc_cap_data = o->capture_size ? o->capture_size : GTSC_CAP_DATA_DEFAULT;
 	if (!o->no_capture)
-		gtsc_capture__fill(ro->gtsc_cap, &cap);
+		gtsc_capture__fill(ro->gtsc_cap, ro->gtsc_sys_nr);
 	ro->gtsc_sys_filter_on = o->syscall_filter != NULL;
-	for (int nr = 0; nr < GTSC_NR_SYSCALLS; nr++) {
-		if (o->syscall_filter && !gtsc_sys_set__has(o->syscall_filter, nr))
+	for (int nr = 0; nr < GTSC_NR_SYSCALLS && o->syscall_filter; nr++)
+		if (!gtsc_sys_set__has(o->syscall_filter, nr))
 			ro->gtsc_sys_nr[nr] = GTSC_SYS_SKIP;
-		else if (gtsc_sys_set__has(&cap, nr))
-			ro->gtsc_sys_nr[nr] = GTSC_SYS_CAPTURE;
-	}
 	return 0;
 }
 

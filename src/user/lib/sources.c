@@ -51,7 +51,8 @@ static const struct func_variant {
 	enum gtsc_feature feat;
 	const char *how, *entry, *ret;
 } func_variants[] = {
-	{ GTSC_FEAT_KPROBE_MULTI, "kprobe.multi", "gtsc_func_entry_multi", "gtsc_func_return_multi" },
+	{ GTSC_FEAT_KPROBE_MULTI, "kprobe.multi", "gtsc_func_entry_multi",
+	  "gtsc_func_return_multi" },
 	{ GTSC_FEAT_KPROBE, "kprobe", "gtsc_func_entry_kp", "gtsc_func_return_kp" },
 };
 

@@ -28,7 +28,7 @@
 
 struct cap_row {
 	int nr;
-	__u32 flags; /* GTSC_CAP_F_NEWMM; GTSC_CAP_F_EXIT is derived */
+	__u32 flags; /* enum gtsc_cap_flags */
 	struct gtsc_cap_spec spec[GTSC_CAP_SPECS];
 };
 
@@ -133,17 +133,15 @@ static bool is_out(__u8 how)
 	return how >= GTSC_CAP_OUT_BUF;
 }
 
-void gtsc_capture__fill(struct gtsc_cap_set *cap, struct gtsc_sys_set *nrs)
+void gtsc_capture__fill(struct gtsc_cap_set *cap, __u8 *nr_flags)
 {
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct cap_row *r = &rows[i];
-		struct gtsc_cap_set *c = &cap[r->nr];
 
-		c->flags = r->flags;
-		memcpy(c->spec, r->spec, sizeof(c->spec));
-		for (int s = 0; s < GTSC_CAP_SPECS; s++)
-			if (is_out(r->spec[s].how))
-				c->flags |= GTSC_CAP_F_EXIT;
-		gtsc_sys_set__add(nrs, r->nr);
+		cap[r->nr].flags = r->flags;
+		memcpy(cap[r->nr].spec, r->spec, sizeof(r->spec));
+		for (int s = 0; s < GTSC_CAP_SPECS && r->spec[s].how; s++)
+			nr_flags[r->nr] |= is_out(r->spec[s].how) ? GTSC_SYS_CAP_EXIT
+								  : GTSC_SYS_CAP_ENTER;
 	}
 }

@@ -9,7 +9,11 @@
 
 #include "gtsc_syscalls.h"
 
-/* Fills CAP[GTSC_NR_SYSCALLS] (zeroed by the caller) and the set of nrs that have an entry. */
-void gtsc_capture__fill(struct gtsc_cap_set *cap, struct gtsc_sys_set *nrs);
+/*
+ * Fills CAP[GTSC_NR_SYSCALLS] (zeroed by the caller) and ORs into
+ * NR_FLAGS[GTSC_NR_SYSCALLS] when each syscall reads user memory
+ * (GTSC_SYS_CAP_ENTER, GTSC_SYS_CAP_EXIT).
+ */
+void gtsc_capture__fill(struct gtsc_cap_set *cap, __u8 *nr_flags);
 
 #endif
