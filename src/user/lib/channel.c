@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "channel.h"
@@ -173,16 +175,24 @@ static int ring_record(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	err = c->sink->record(c->sink, h);
-	if (err)
+	if (err) {
 		c->sink_err = err;
-	return err;
+		return err;
+	}
+	/*
+	 * A round ends at the first record written after it began: the round
+	 * stays bounded by what the rings held, every ring is visited every
+	 * round, and no later round can bring records older than this one's
+	 * start, which the reader's one-round merge window relies on.
+	 */
+	return h->ts_ns > c->round_ts ? -EAGAIN : 0;
 }
 
 static int ring_create(struct gtsc_channels *c, struct gtsc_ring *r, __u64 bytes, int outer_fd,
 		       __u32 slot)
 {
+	struct epoll_event ev = { .events = EPOLLIN };
 	char name[BPF_OBJ_NAME_LEN];
-	int err;
 
 	/* Map names allow [A-Za-z0-9_.] only. */
 	if (r->cpu == (__u32)-1)
@@ -194,12 +204,11 @@ static int ring_create(struct gtsc_channels *c, struct gtsc_ring *r, __u64 bytes
 		return -errno;
 	if (bpf_map_update_elem(outer_fd, &slot, &r->fd, BPF_ANY))
 		return -errno;
-	if (!c->rb) {
-		c->rb = ring_buffer__new(r->fd, ring_record, r, NULL);
-		return c->rb ? 0 : -errno;
-	}
-	err = ring_buffer__add(c->rb, r->fd, ring_record, r);
-	return err < 0 ? err : 0;
+	r->rb = ring_buffer__new(r->fd, ring_record, r, NULL);
+	if (!r->rb)
+		return -errno;
+	ev.data.ptr = r;
+	return epoll_ctl(c->epfd, EPOLL_CTL_ADD, r->fd, &ev) ? -errno : 0;
 }
 
 /* Without a ring, gtsc_channels__sync still needs a slot to update. */
@@ -225,6 +234,9 @@ int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sin
 	c->rings = calloc(c->nr_rings, sizeof(*c->rings));
 	if (!c->rings)
 		return -ENOMEM;
+	c->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (c->epfd < 0)
+		return -errno;
 	for (__u32 i = 0; i < c->nr_rings; i++)
 		c->rings[i].fd = -1;
 	for (int i = 0; i < c->n; i++) {
@@ -244,23 +256,40 @@ int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sin
 	return 0;
 }
 
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns()'s clock */
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms)
 {
-	int n;
+	struct epoll_event ev[16];
+	int n = 0;
 
-	if (!c->rb) /* every channel is a flight channel: nothing to drain */
+	if (!c->rings) /* every channel is a flight channel: nothing to drain */
 		return poll(NULL, 0, timeout_ms) < 0 && errno != EINTR ? -errno : 0;
 	/* Programs wake us only when a ring is filling up; the timeout is the
-	 * normal path, after which every ring is drained. */
-	n = ring_buffer__poll(c->rb, timeout_ms);
-	if (n < 0 && n != -EINTR)
-		return c->sink_err ? c->sink_err : n;
-	n = ring_buffer__consume(c->rb);
-	if (c->sink_err)
-		return c->sink_err;
-	if (n < 0 && n != -EINTR)
-		return n;
-	return n < 0 ? 0 : n;
+	 * normal path.  A backlog from the last round is drained at once. */
+	if (epoll_wait(c->epfd, ev, 16, c->backlog ? 0 : timeout_ms) < 0 && errno != EINTR)
+		return -errno;
+	c->round_ts = mono_ns();
+	c->backlog = false;
+	for (__u32 i = 0; i < c->nr_rings; i++) {
+		int k = ring_buffer__consume(c->rings[i].rb);
+
+		if (c->sink_err)
+			return c->sink_err;
+		if (k == -EAGAIN)
+			c->backlog = true;
+		else if (k < 0 && k != -EINTR)
+			return k;
+		else if (k > 0)
+			n += k;
+	}
+	return n;
 }
 
 __u64 gtsc_channels__consumed(const struct gtsc_channels *c, __u32 channel)
@@ -287,12 +316,16 @@ int gtsc_channels__sync(struct gtsc_channels *c)
 
 void gtsc_channels__free(struct gtsc_channels *c)
 {
-	ring_buffer__free(c->rb);
-	c->rb = NULL;
-	if (c->rings)
-		for (__u32 i = 0; i < c->nr_rings; i++)
+	if (c->rings) {
+		for (__u32 i = 0; i < c->nr_rings; i++) {
+			ring_buffer__free(c->rings[i].rb);
 			if (c->rings[i].fd >= 0)
 				close(c->rings[i].fd);
+		}
+		if (c->epfd > 0)
+			close(c->epfd);
+		c->epfd = 0;
+	}
 	free(c->rings);
 	c->rings = NULL;
 	if (c->barrier_fd > 0) /* 0: none (fds 0-2 are the standard streams) */

@@ -41,6 +41,7 @@ struct gtsc_ring {
 	__u32 channel;
 	__u32 cpu; /* (__u32)-1 for a global ring */
 	int fd;
+	struct ring_buffer *rb; /* one per ring: a round can stop one ring, not all */
 	__u64 consumed;
 	__u64 malformed; /* records whose size disagreed with their header */
 };
@@ -66,7 +67,9 @@ struct gtsc_channels {
 	struct gtsc_ring *rings;
 	int outer_fd;	/* the ARRAY_OF_MAPS, also the handle of gtsc_channels__sync */
 	int barrier_fd; /* a ring no class writes, when there is none else to sync with */
-	struct ring_buffer *rb;
+	int epfd;	  /* every ring's fd: woken when a program forces a wakeup */
+	__u64 round_ts;	  /* CLOCK_MONOTONIC when the current drain round began */
+	bool backlog;	  /* a ring still held records newer than its round */
 	struct gtsc_sink *sink;
 	int sink_err; /* first error the sink returned; stops consumption */
 };
