@@ -13,11 +13,13 @@ check filter/record-exit "record -p failed: $(head -c 300 "$TEST_TMP/err")" [ $?
 "$GTSC" report -i "$TEST_TMP/p.gtsc" --json > "$TEST_TMP/j"
 others=$(grep -v '"event":"trace_info"' "$TEST_TMP/j" | grep -vc "\"pid\":$quiet,")
 check filter/pid-only "$others events from processes other than $quiet" [ "$others" = 0 ]
-"$GTSC" record -q -e syscalls -a -d 1 -o "$TEST_TMP/a.gtsc" 2> "$TEST_TMP/err"
+"$GTSC" record -q -e syscalls -a -d 1 -o "$TEST_TMP/a.gtsc" 2> "$TEST_TMP/err" &
+rec=$!
+wait $rec
 check filter/all-exit "record -a failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
 "$GTSC" report -i "$TEST_TMP/a.gtsc" --json > "$TEST_TMP/ja"
 n=$(count_lines "$TEST_TMP/ja" "\"pid\":$noisy,")
-m=$(count_lines "$TEST_TMP/ja" '"comm":"gtsc-bpf"')
+m=$(count_lines "$TEST_TMP/ja" "\"pid\":$rec,")
 check filter/all-sees-others "-a recorded no event of a busy process" [ "$n" -gt 0 ]
 check filter/not-self "-a recorded $m events of gtsc-bpf itself" [ "$m" = 0 ]
 kill $quiet $noisy 2>/dev/null
