@@ -83,7 +83,7 @@ $(OUTPUT)/lib/metadata.o: $(OUTPUT)/syscall_names.h
 
 $(OUTPUT)/lib/%.o: src/user/lib/%.c $(wildcard src/user/lib/*.h) $(wildcard include/gtsc/*.h) $(SKEL) | $(OUTPUT)/lib
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -fvisibility=hidden $(INCLUDES) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(INCLUDES) -c $< -o $@
 
 $(OUTPUT)/cli/%.o: src/user/cli/%.c $(wildcard src/user/cli/*.h) $(wildcard src/user/lib/*.h) $(wildcard include/gtsc/*.h) | $(OUTPUT)/cli
 	$(call msg,CC,$@)
@@ -92,6 +92,54 @@ $(OUTPUT)/cli/%.o: src/user/cli/%.c $(wildcard src/user/cli/*.h) $(wildcard src/
 $(LIBGTSC): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# libgtsc.so: the same objects (built -fPIC), only gtsc/gtsc.h's GTSC_API
+# functions exported, versioned by the map.  Dynamic libbpf whatever STATIC says.
+LIB_VERSION := 0.1.0
+LIBGTSC_SO := $(OUTPUT)/libgtsc.so.$(LIB_VERSION)
+$(LIBGTSC_SO): $(LIB_OBJS) src/user/lib/libgtsc.map
+	$(call msg,LIB,$@)
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libgtsc.so.0 \
+		-Wl,--version-script=src/user/lib/libgtsc.map -Wl,--no-undefined \
+		$(LIB_OBJS) -lbpf -lelf -lz -lpthread -o $@
+	$(Q)ln -sf $(notdir $@) $(OUTPUT)/libgtsc.so.0 && ln -sf libgtsc.so.0 $(OUTPUT)/libgtsc.so
+
+.PHONY: lib install examples
+lib: $(LIBGTSC) $(LIBGTSC_SO)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the CLI, both libraries, the
+# public headers, the BPF side for tools (gtsc.bpf.h, what it includes and
+# channel.bpf.o) and gtsc.pc.
+PREFIX ?= /usr/local
+INSTALL_INC := $(DESTDIR)$(PREFIX)/include/gtsc
+INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
+install: gtsc-bpf lib $(OUTPUT)/bpf/channel.bpf.o
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(INSTALL_INC) $(INSTALL_LIB)/pkgconfig $(INSTALL_LIB)/gtsc
+	$(Q)install -m 755 gtsc-bpf $(DESTDIR)$(PREFIX)/bin/gtsc-bpf
+	$(Q)install -m 644 include/gtsc/gtsc.h include/gtsc/records.h include/gtsc/file.h \
+		src/bpf/gtsc.bpf.h src/bpf/gtsc_shared.h vmlinux/$(ARCH)/vmlinux.h $(INSTALL_INC)/
+	$(Q)install -m 644 $(LIBGTSC) $(INSTALL_LIB)/libgtsc.a
+	$(Q)install -m 755 $(LIBGTSC_SO) $(INSTALL_LIB)/
+	$(Q)ln -sf $(notdir $(LIBGTSC_SO)) $(INSTALL_LIB)/libgtsc.so.0
+	$(Q)ln -sf libgtsc.so.0 $(INSTALL_LIB)/libgtsc.so
+	$(Q)install -m 644 $(OUTPUT)/bpf/channel.bpf.o $(INSTALL_LIB)/gtsc/channel.bpf.o
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIB_VERSION)|' \
+		src/user/lib/gtsc.pc.in > $(INSTALL_LIB)/pkgconfig/gtsc.pc
+
+# The examples, built as an embedder builds them: from an installed tree
+# ($(OUTPUT)/stage) through pkg-config only.
+STAGE := $(abspath $(OUTPUT))/stage
+EXAMPLE_PC = PKG_CONFIG_PATH=$(STAGE)/usr/lib/pkgconfig pkg-config --define-prefix
+examples:
+	$(Q)$(MAKE) install DESTDIR=$(STAGE) PREFIX=/usr
+	$(call msg,EXAMPLE,$(OUTPUT)/examples/embed_minimal read_trace)
+	$(Q)mkdir -p $(OUTPUT)/examples
+	$(Q)for e in embed_minimal read_trace; do \
+		$(CC) $(CFLAGS) -Wall examples/$$e.c $$($(EXAMPLE_PC) --cflags --libs --static gtsc) \
+			-static -o $(OUTPUT)/examples/$$e || exit 1; \
+	done
+	$(Q)$(MAKE) -C examples/fork_probe PKG_CONFIG_PATH=$(STAGE)/usr/lib/pkgconfig
 
 # Unit tests: no root, no kernel; each prints PASS/FAIL lines (tests/unit/harness.h).
 $(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC) | $(OUTPUT)/tests/unit

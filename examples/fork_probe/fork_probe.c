@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * fork_probe [SECONDS]: prints one line per fork (kernel_clone) on the
- * system, from a gtsc channel: time, pid/tid of the forking task, clone
- * flags.  The engine parts used: a channel (per-CPU BPF rings with exact
- * written/dropped counters, src/user/lib/channel.h) drained into a sink
- * (sink.h).  The BPF side is fork_probe.bpf.c linked with gtsc-bpf's
- * channel.bpf.c.
+ * fork_probe [SECONDS]: prints one line per fork on the system, from a gtsc
+ * channel, until Ctrl-C or SECONDS.  The BPF object is fork_probe.bpf.c
+ * linked with gtsc's channel.bpf.o; libgtsc's tool API lays out the channel,
+ * drains it into a callback and counts what was dropped.
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,14 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <bpf/libbpf.h>
-#include "channel.h"
-#include "sink.h"
+#include <gtsc/gtsc.h>
+#include <gtsc/gtsc_shared.h> /* types of the channel globals the skeleton shows */
 #include "fork_probe.skel.h"
 
-struct print_sink {
-	struct gtsc_sink sink;
+struct state {
+	struct gtsc_tool *tool;
 	unsigned long long forks;
 };
 
@@ -31,101 +27,71 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-static int print_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *h)
+static void on_log(void *ctx, enum gtsc_log_level level, const char *msg)
 {
-	struct print_sink *ps = container_of(sink, struct print_sink, sink);
-	const struct gtsc_rec_func *e = (const void *)h;
+	if (level == GTSC_LOG_WARN)
+		fprintf(stderr, "fork_probe: %s\n", msg);
+}
 
-	if (h->type != GTSC_REC_FUNC)
+static int print_record(void *ctx, const struct gtsc_rec_hdr *h)
+{
+	struct state *st = ctx;
+	char text[128];
+
+	if (h->type != GTSC_REC_PRINTF || gtsc_tool__format(st->tool, h, text, sizeof(text)) < 0)
 		return 0;
-	ps->forks++;
-	printf("%llu.%09llu cpu=%u pid=%u tid=%u clone_flags=0x%llx\n",
-	       (unsigned long long)(h->ts_ns / 1000000000), (unsigned long long)(h->ts_ns % 1000000000),
-	       h->cpu, h->pid, h->tid, (unsigned long long)e->args[0]);
+	st->forks++;
+	printf("%llu.%09llu cpu=%u %s\n", (unsigned long long)(h->ts_ns / 1000000000),
+	       (unsigned long long)(h->ts_ns % 1000000000), h->cpu, text);
 	return 0;
 }
 
-static int round_end(struct gtsc_sink *sink)
+static double now_s(void)
 {
-	return fflush(stdout) ? -errno : 0;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* One per-CPU channel, "fork", and the class the program writes routed to it. */
-static void setup_channel(struct fork_probe_bpf *skel, struct gtsc_channels *chans, int ncpu)
+static int run(struct state *st, double secs)
 {
-	struct gtsc_channel_spec spec = { .name = "fork", .ring_bytes = 1 << 20 };
-	struct gtsc_class_route *r = (void *)&skel->rodata->gtsc_routes[GTSC_CLASS_FUNCS];
+	double end = now_s() + secs;
+	int n = gtsc_tool__start(st->tool);
 
-	gtsc_channels__add(chans, &spec);
-	gtsc_channels__layout(chans, ncpu);
-	r->channel = chans->ch[0].id;
-	r->ring_base = chans->ch[0].ring_base;
-	r->percpu = 1;
-	r->wake_bytes = chans->ch[0].spec.ring_bytes / 2;
-	skel->rodata->gtsc_self_tgid = getpid();
-	bpf_map__set_max_entries(skel->maps.gtsc_rings, chans->nr_rings);
-}
-
-static unsigned long long dropped(struct fork_probe_bpf *skel, int ncpu)
-{
-	struct gtsc_chan_counters c[ncpu];
-	unsigned long long sum = 0;
-	__u32 key = 0;
-
-	if (bpf_map__lookup_elem(skel->maps.gtsc_counters, &key, sizeof(key), c, sizeof(c), 0))
-		return 0;
-	for (int i = 0; i < ncpu; i++)
-		sum += c[i].dropped;
-	return sum;
-}
-
-static int run(struct fork_probe_bpf *skel, struct gtsc_channels *chans, double secs)
-{
-	struct timespec t0, t;
-	int n;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	skel->bss->gtsc_on = 1;
-	while (!stop) {
-		n = gtsc_channels__drain(chans, 100);
-		if (n < 0)
-			return n;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (secs > 0 && t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 >= secs)
-			break;
+	while (!n && !stop && (secs <= 0 || now_s() < end)) {
+		n = gtsc_tool__consume(st->tool, 100, print_record, st);
+		n = n < 0 ? n : 0;
+		fflush(stdout);
 	}
-	skel->bss->gtsc_on = 0;
-	n = gtsc_channels__drain(chans, 0);
-	return n < 0 ? n : 0;
+	gtsc_tool__stop(st->tool);
+	/* after stop: every record written before it, in flight ones included */
+	return n ?: gtsc_tool__consume(st->tool, 1000, print_record, st) < 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct print_sink ps = { .sink = { .record = print_record, .round_end = round_end } };
-	struct gtsc_channels chans = {};
-	struct fork_probe_bpf *skel;
-	int ncpu = libbpf_num_possible_cpus(), err;
+	GTSC_OPTS(gtsc_tool_opts, opts, .channel = "fork", .log = on_log);
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct fork_probe_bpf *skel = fork_probe_bpf__open();
+	struct state st = {};
+	unsigned long long dropped = 0;
+	int err;
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	skel = fork_probe_bpf__open();
-	if (!skel || ncpu <= 0) {
-		fprintf(stderr, "fork_probe: opening the BPF object failed\n");
-		return 1;
-	}
-	setup_channel(skel, &chans, ncpu);
-	err = fork_probe_bpf__load(skel);
-	err = err ?: gtsc_channels__create(&chans, bpf_map__fd(skel->maps.gtsc_rings), &ps.sink);
-	err = err ?: fork_probe_bpf__attach(skel);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	st.tool = skel ? gtsc_tool__open(skel->obj, &opts) : NULL;
+	err = st.tool ? 0 : -errno;
+	err = err ?: fork_probe_bpf__load(skel);
+	err = err ?: gtsc_tool__attach(st.tool);
+	err = err ?: run(&st, argc > 1 ? atof(argv[1]) : 0);
+	err = err ?: gtsc_tool__dropped(st.tool, &dropped);
 	if (err)
-		fprintf(stderr, "fork_probe: %s (kprobes need root and a kernel with CONFIG_KPROBES; "
-				"'gtsc-bpf features' says)\n", strerror(-err));
+		fprintf(stderr, "fork_probe: %s (needs root and a kernel with BTF)\n",
+			strerror(err < 0 ? -err : EIO));
 	else
-		err = run(skel, &chans, argc > 1 ? atof(argv[1]) : 0);
-	if (!err)
-		fprintf(stderr, "fork_probe: %llu forks, %llu dropped\n", ps.forks,
-			dropped(skel, ncpu));
-	gtsc_channels__free(&chans);
+		printf("fork_probe: %llu forks, %llu dropped\n", st.forks, dropped);
+	gtsc_tool__destroy(st.tool);
 	fork_probe_bpf__destroy(skel);
 	return err ? 1 : 0;
 }

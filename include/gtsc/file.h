@@ -60,6 +60,7 @@ enum gtsc_chunk_type {
 	GTSC_CHUNK_TRAILER = 8,	      /* stats lines; its presence means the recorder ended cleanly */
 	GTSC_CHUNK_FUNCS = 9,	      /* probed functions (-k), tab separated: see below */
 	GTSC_CHUNK_STACKS = 10,	      /* kernel stacks the records name by id: see below */
+	GTSC_CHUNK_PRINTF = 11,	      /* gtsc_printf formats: "<hex id>\t<format>" lines, see below */
 	GTSC_CHUNK_TYPE_MAX,
 };
 
@@ -96,6 +97,13 @@ _Static_assert(sizeof(struct gtsc_chunk_hdr) == 24, "chunk header is ABI");
  *   <source>	<id>	<hexaddr> <hexaddr>...
  * source is the records' class ("kmem"), id what its records hold
  * (gtsc_rec_kmem_alloc.stack_id), frames innermost first.
+ */
+
+/*
+ * PRINTF lines, one per format a BPF program's gtsc_printf() uses:
+ *   <fmt id, 8 hex digits>	<format>
+ * the id as records.h's GTSC_PRINTF_ID computes it; in the format, a
+ * backslash, newline and tab are written \\, \n and \t.
  */
 
 /*

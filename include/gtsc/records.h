@@ -21,7 +21,7 @@
 #endif
 
 #define GTSC_REC_ABI_MAJOR 1
-#define GTSC_REC_ABI_MINOR 2 /* 1: kmem_alloc.stack_id, 2: GTSC_REC_FUNC */
+#define GTSC_REC_ABI_MINOR 3 /* 1: kmem_alloc.stack_id, 2: GTSC_REC_FUNC, 3: GTSC_REC_PRINTF */
 
 enum gtsc_rec_type {
 	GTSC_REC_NONE = 0,
@@ -33,6 +33,7 @@ enum gtsc_rec_type {
 	GTSC_REC_TASK = 6,	 /* fork/exec/exit: gives pids their comm */
 	GTSC_REC_DROPS = 7,	 /* written by userspace: drops seen in a drain window */
 	GTSC_REC_FUNC = 8,	 /* function probe hit (-k): entry or return */
+	GTSC_REC_PRINTF = 9,	 /* gtsc_printf() of a BPF program: format id + raw args */
 	GTSC_REC_TYPE_MAX,
 };
 
@@ -201,6 +202,43 @@ struct gtsc_rec_func {
 	__u64 args[6];
 };
 
+/*
+ * gtsc_printf() (gtsc.bpf.h): the format string is not copied, only its id,
+ * a hash the compiler computes (gtsc_printf_hash below); the loader keeps
+ * the strings (the trace's PRINTF chunk) and the text is made at report
+ * time.  args[] are the raw values, each widened to 64 bits.
+ */
+#define GTSC_PRINTF_MAX_ARGS 12
+
+struct gtsc_rec_printf {
+	struct gtsc_rec_hdr hdr;
+	__u32 fmt_id;
+	__u16 nr_args;
+	__u16 __pad;
+	__u64 args[]; /* nr_args */
+};
+
+/*
+ * The format id: FNV-1a (32 bits) over the format's first 64 bytes, then
+ * its length.  For a string literal the compiler folds GTSC_PRINTF_ID into
+ * one constant (each step is written once, so the expansion grows linearly);
+ * the loader hashes the strings it finds in GTSC_PRINTF_SEC the same way.
+ */
+#define GTSC_PRINTF_SEC ".rodata.gtsc_fmt"
+#define GTSC_FNV_BASIS 2166136261u
+#define GTSC_FNV_PRIME 16777619u
+#define ___GTSC_IN(s, i) ((i) < sizeof(s) - 1)
+#define ___GTSC_C(s, i) (___GTSC_IN(s, i) ? (__u32)(unsigned char)(s)[___GTSC_IN(s, i) ? (i) : 0] : 0u)
+#define ___GTSC_H1(h, s, i) (((h) ^ ___GTSC_C(s, i)) * (___GTSC_IN(s, i) ? GTSC_FNV_PRIME : 1u))
+#define ___GTSC_H4(h, s, i)                                                                        \
+	___GTSC_H1(___GTSC_H1(___GTSC_H1(___GTSC_H1(h, s, i), s, i + 1), s, i + 2), s, i + 3)
+#define ___GTSC_H16(h, s, i)                                                                       \
+	___GTSC_H4(___GTSC_H4(___GTSC_H4(___GTSC_H4(h, s, i), s, i + 4), s, i + 8), s, i + 12)
+#define ___GTSC_H64(h, s, i)                                                                       \
+	___GTSC_H16(___GTSC_H16(___GTSC_H16(___GTSC_H16(h, s, i), s, i + 16), s, i + 32), s, i + 48)
+#define GTSC_PRINTF_ID(s)                                                                          \
+	((__u32)((___GTSC_H64(GTSC_FNV_BASIS, s, 0) ^ (__u32)(sizeof(s) - 1)) * GTSC_FNV_PRIME))
+
 /* Sizes are ABI: a change here is a major ABI change. */
 #define GTSC_REC_ASSERT_SIZE(type, sz) _Static_assert(sizeof(type) == (sz), #type " changed size")
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_hdr, 24);
@@ -212,6 +250,7 @@ GTSC_REC_ASSERT_SIZE(struct gtsc_rec_kmem_cache, 72);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_task, 56);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_drops, 48);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_func, 112);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_printf, 32);
 GTSC_REC_ASSERT_SIZE(struct gtsc_payload_item, 8);
 
 /*
@@ -229,6 +268,7 @@ GTSC_REC_ASSERT_SIZE(struct gtsc_payload_item, 8);
 		[GTSC_REC_TASK] = sizeof(struct gtsc_rec_task),                                    \
 		[GTSC_REC_DROPS] = sizeof(struct gtsc_rec_drops),                                  \
 		[GTSC_REC_FUNC] = sizeof(struct gtsc_rec_func),                                    \
+		[GTSC_REC_PRINTF] = sizeof(struct gtsc_rec_printf),                                \
 	}
 
 #endif /* __GTSC_RECORDS_H */

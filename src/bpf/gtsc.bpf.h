@@ -406,4 +406,54 @@ static __always_inline void gtsc_output(__u32 class, const void *rec, __u32 size
 	bpf_ringbuf_submit_dynptr(&dp, flags);
 }
 
+/*
+ * ---- binary printf ----
+ * gtsc_printf("fork pid=%d flags=%llx", pid, flags) writes a GTSC_REC_PRINTF
+ * record: the format's id (GTSC_PRINTF_ID, a constant the compiler folds)
+ * and the arguments as raw u64s, at most GTSC_PRINTF_MAX_ARGS; the text is
+ * made at report time (gtsc_reader__format, gtsc_tool__format).  The
+ * format string itself goes to GTSC_PRINTF_SEC, where the loader finds it;
+ * the program never copies it.  That is the seed's printf without its
+ * extra copy (formatting into a buffer, then copying the buffer into the
+ * ring) and without its lock (the buffer was shared): the record is
+ * reserved in place, per CPU, and counted like any other (written or
+ * dropped).  %s cannot be followed at report time: it prints the pointer.
+ * The record goes to class GTSC_PRINTF_CLASS (define it before including
+ * this header; default the function-probe class a tool's channel carries),
+ * and only while recording is on.
+ */
+#ifndef GTSC_PRINTF_CLASS
+#define GTSC_PRINTF_CLASS GTSC_CLASS_FUNCS
+#endif
+
+static __always_inline void gtsc_printf_emit(__u32 class, __u32 id, const __u64 *args, __u32 n)
+{
+	struct gtsc_rec_printf *r;
+	struct gtsc_slot s;
+
+	if (!gtsc_on)
+		return;
+	/* N is a constant here (inlined): the reservation has a fixed size */
+	if (!gtsc_reserve(&s, class, GTSC_REC_PRINTF, sizeof(*r) + n * sizeof(__u64)))
+		return;
+	r = s.rec;
+	r->fmt_id = id;
+	r->nr_args = n;
+	r->__pad = 0;
+	for (__u32 i = 0; i < n && i < GTSC_PRINTF_MAX_ARGS; i++)
+		r->args[i] = args[i];
+	gtsc_submit(&s);
+}
+
+#define gtsc_printf(fmt, args...)                                                                  \
+	({                                                                                         \
+		static const char ___gtsc_fmt[] __attribute__((section(GTSC_PRINTF_SEC), used)) = \
+			fmt;                                                                       \
+		unsigned long long ___gtsc_args[___bpf_narg(args)];                                \
+		_Static_assert(___bpf_narg(args) <= GTSC_PRINTF_MAX_ARGS, "too many arguments");   \
+		___bpf_fill(___gtsc_args, args);                                                   \
+		gtsc_printf_emit(GTSC_PRINTF_CLASS, GTSC_PRINTF_ID(fmt), ___gtsc_args,             \
+				 ___bpf_narg(args));                                               \
+	})
+
 #endif

@@ -23,6 +23,12 @@ check() {
 # not COMMAND...: succeeds when COMMAND fails ("check NAME WHY not grep ...").
 not() { ! "$@"; }
 
+# check_expr NAME WHY 'EXPR': for conditions with && or ||, which `check`
+# would split (the shell would run check on the first part only).
+check_expr() {
+	if eval "$3"; then pass "$1"; else fail "$1" "$2"; fi
+}
+
 # has_line FILE SUBSTRING...: some line of FILE contains every substring.
 has_line() {
 	local f=$1

@@ -21,13 +21,23 @@ continuous() {
 	awk 'NR > 1 && $1 != prev + 1 { bad = 1 } { prev = $1 } END { exit bad }' "$1"
 }
 
+# must NAME RC WHY: PASS, or FAIL and the rest of this file is moot.
+must() {
+	if [ "$2" = 0 ]; then
+		pass "$1"
+	else
+		fail "$1" "$3"
+		exit 0
+	fi
+}
+
 "$GTSC" record -e syscalls --channel syscalls:mode=overwrite,size=64K -o "$TEST_TMP/t.gtsc" \
 	-- "$WORKLOADS/seqstorm" $N 0 < /dev/null > "$TEST_TMP/out" 2> "$TEST_TMP/err"
-check flight/record-exit "record failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+must flight/record-exit $? "record failed: $(head -c 300 "$TEST_TMP/err")"
 pid=$(head -1 "$TEST_TMP/out")
 last=$(sed -n 's/^last=//p' "$TEST_TMP/out")
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --json > "$TEST_TMP/j"
-check flight/report-exit "report of a flight trace exited $?" [ $? = 0 ]
+must flight/report-exit $? "report of a flight trace failed"
 chan=$(head -1 "$TEST_TMP/j" | grep -o '"name":"syscalls"[^}]*')
 mode=$(json_field "$chan" mode)
 written=$(json_field "$chan" events)
@@ -41,8 +51,8 @@ exits=$(count_lines "$TEST_TMP/j" "\"pid\":$pid," '"event":"sys_exit","name":"ge
 echo "# flight: written=$written retained=$retained overwritten=$overwritten torn=$torn" \
 	"getpgid kept=$kept ($(head -1 "$TEST_TMP/args")..$(tail -1 "$TEST_TMP/args"), last $last)"
 check flight/mode "the syscalls channel's mode is '$mode'" [ "$mode" = overwrite ]
-check flight/overwrote "retained $retained of $written: nothing was overwritten" \
-	[ "${retained:-0}" -gt 0 ] && [ "$retained" -lt "$written" ]
+check_expr flight/overwrote "retained $retained of $written: nothing was overwritten" \
+	'[ "${retained:-0}" -gt 0 ] && [ "$retained" -lt "$written" ]'
 check flight/overwritten-exact "overwritten $overwritten != written $written - retained $retained" \
 	[ "$overwritten" = $((written - retained)) ]
 check flight/retained-in-file "the trailer says $retained retained, the file has $in_file" \
@@ -53,8 +63,8 @@ check flight/newest-last "the newest getpgid kept is $(tail -1 "$TEST_TMP/args")
 check flight/continuous "the kept getpgid arguments have a gap" continuous "$TEST_TMP/args"
 # 64K = 1024 slots; a call takes 3 (enter 80 B = 2, exit 40 B = 1).
 check flight/window "only $kept calls kept of the ~341 that fit" [ "$kept" -ge 330 ]
-check flight/pairs "$kept getpgid enters but $exits exits" \
-	[ $((exits - kept)) -ge 0 ] && [ $((exits - kept)) -le 1 ]
+check_expr flight/pairs "$kept getpgid enters but $exits exits" \
+	'[ $((exits - kept)) -ge 0 ] && [ $((exits - kept)) -le 1 ]'
 grep '"event":"sys_e' "$TEST_TMP/j" | tail -1 > "$TEST_TMP/newest"
 check flight/exit-group-last "the newest record is not exit_group: $(cat "$TEST_TMP/newest")" \
 	grep -q '"name":"exit_group"' "$TEST_TMP/newest"
@@ -66,11 +76,11 @@ check flight/header "the text header does not show the flight counts" \
 "$GTSC" record -e syscalls --channel syscalls:mode=overwrite,size=64K \
 	--snapshot-on syscall=exit_group -o "$TEST_TMP/s.gtsc" \
 	-- "$WORKLOADS/seqstorm" $N 0 < /dev/null > "$TEST_TMP/out" 2> "$TEST_TMP/err"
-check flight/trigger-exit "record --snapshot-on failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+must flight/trigger-exit $? "record --snapshot-on failed: $(head -c 300 "$TEST_TMP/err")"
 pid=$(head -1 "$TEST_TMP/out")
 last=$(sed -n 's/^last=//p' "$TEST_TMP/out")
 "$GTSC" report -i "$TEST_TMP/s.gtsc.1" --json > "$TEST_TMP/j1" 2> "$TEST_TMP/e1"
-check flight/trigger-file "the triggered snapshot reads with exit $?: $(head -c 200 "$TEST_TMP/e1")" [ $? = 0 ]
+must flight/trigger-file $? "the triggered snapshot does not read: $(head -c 200 "$TEST_TMP/e1")"
 getpgid_args "$TEST_TMP/j1" "$pid" > "$TEST_TMP/args1"
 check flight/trigger-newest "the snapshot's newest getpgid is $(tail -1 "$TEST_TMP/args1"), not $last" \
 	[ "$(tail -1 "$TEST_TMP/args1")" = "$last" ]

@@ -26,6 +26,16 @@ snap_count() {
 	sed -n 's/^gtsc-bpf: \([0-9]*\) records .*/\1/p' "$1"
 }
 
+# readable FILE: appears within 5 s and reads as a whole trace.
+readable() {
+	local i
+	for i in $(seq 1 100); do
+		[ -s "$1" ] && "$G" report -i "$1" --header > /dev/null 2>&1 && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 "$G" record --name "$NAME" --daemon -a -e syscalls --channel syscalls:mode=overwrite,size=64K \
 	-o "$TEST_TMP/main.gtsc" 2> "$TEST_TMP/err"
 rc=$?
@@ -33,6 +43,8 @@ check control/daemon "record --daemon exited $rc: $(head -c 300 "$TEST_TMP/err")
 if [ $rc != 0 ]; then
 	exit 0
 fi
+# A session must not outlive a test that stops early.
+trap '"$G" kill "$NAME" > /dev/null 2>&1; rm -rf "$TEST_TMP"' EXIT
 sleep 0.5
 
 "$G" status "$NAME" > "$TEST_TMP/st" 2>&1
@@ -55,8 +67,9 @@ check control/stopped-state "status after stop says $(grep state= "$TEST_TMP/st2
 check control/stop-is-still "the counts moved after stop" \
 	[ "$(cpu_rows "$TEST_TMP/st1")" = "$(cpu_rows "$TEST_TMP/st2")" ]
 
-"$G" snapshot "$NAME" -o "$TEST_TMP/a.gtsc" > "$TEST_TMP/sa"
-check control/snapshot "snapshot exited $?: $(cat "$TEST_TMP/sa")" [ $? = 0 ]
+"$G" snapshot "$NAME" -o "$TEST_TMP/a.gtsc" > "$TEST_TMP/sa" 2>&1
+rc=$?
+check control/snapshot "snapshot exited $rc: $(cat "$TEST_TMP/sa")" [ $rc = 0 ]
 (cd "$TEST_TMP" && "$G" snapshot "$NAME" -o b.gtsc > "$TEST_TMP/sb")
 events "$TEST_TMP/a.gtsc" > "$TEST_TMP/ea"
 events "$TEST_TMP/b.gtsc" > "$TEST_TMP/eb"
@@ -94,22 +107,14 @@ check control/start-counts "the counts did not move after start" \
 	[ "$(cpu_rows "$TEST_TMP/st2")" != "$(cpu_rows "$TEST_TMP/st3")" ]
 
 kill -USR2 "$pid"
-wait_for_file() {
-	local i
-	for i in $(seq 1 100); do
-		[ -s "$1" ] && "$G" report -i "$1" --header > /dev/null 2>&1 && return 0
-		sleep 0.05
-	done
-	return 1
-}
-check control/usr2 "no readable $TEST_TMP/main.gtsc.1 after SIGUSR2" wait_for_file "$TEST_TMP/main.gtsc.1"
+check control/usr2 "no readable $TEST_TMP/main.gtsc.1 after SIGUSR2" readable "$TEST_TMP/main.gtsc.1"
 
 cp "$G" "$TEST_TMP/gtsc-bpf" && chmod 755 "$TEST_TMP" "$TEST_TMP/gtsc-bpf"
 for cmd in status stop snapshot kill; do
 	"$WORKLOADS/runas" 65534 "$TEST_TMP/gtsc-bpf" $cmd "$NAME" > "$TEST_TMP/o" 2>&1
 	rc=$?
-	check control/non-root-$cmd "$cmd as nobody exited $rc: $(head -c 200 "$TEST_TMP/o")" \
-		[ $rc = 1 ] && has_line "$TEST_TMP/o" "needs root"
+	check_expr control/non-root-$cmd "$cmd as nobody exited $rc: $(head -c 200 "$TEST_TMP/o")" \
+		'[ $rc = 1 ] && has_line "$TEST_TMP/o" "needs root"'
 done
 "$G" status "$NAME" > "$TEST_TMP/o" 2>&1
 check control/non-root-harmless "a refused non-root kill ended the session" \
@@ -122,8 +127,8 @@ check control/main-complete "the main file's report exited $?" [ $? = 0 ]
 check control/main-flight "the main file has no flight counts" has_line "$TEST_TMP/hm" "syscalls" "overwrite:"
 "$G" status "$NAME" > "$TEST_TMP/o" 2>&1
 rc=$?
-check control/ended "status of an ended session exited $rc: $(head -c 200 "$TEST_TMP/o")" \
-	[ $rc = 1 ] && has_line "$TEST_TMP/o" "has ended" "main.gtsc"
+check_expr control/ended "status of an ended session exited $rc: $(head -c 200 "$TEST_TMP/o")" \
+	'[ $rc = 1 ] && has_line "$TEST_TMP/o" "has ended" "main.gtsc"'
 "$G" snapshot "$NAME" > "$TEST_TMP/o" 2>&1
 check control/ended-snapshot "snapshot of an ended session: $(head -c 200 "$TEST_TMP/o")" \
 	has_line "$TEST_TMP/o" "has ended"

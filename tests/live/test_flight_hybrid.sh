@@ -25,7 +25,8 @@ echo g >&3
 exec 3>&-
 wait $spid
 wait $rpid
-check hybrid/record-exit "record failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+rc=$?
+check hybrid/record-exit "record exited $rc: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --json > "$TEST_TMP/j"
 info=$(head -1 "$TEST_TMP/j")
 sys=$(printf '%s' "$info" | grep -o '"name":"syscalls"[^}]*')
@@ -37,8 +38,8 @@ kr=$(json_field "$kmem" retained)
 ko=$(json_field "$kmem" overwritten)
 echo "# hybrid: syscalls recorded=$recorded dropped=$dropped expected=$((2 * N + 2));" \
 	"kmem written=$kw retained=$kr overwritten=$ko"
-check hybrid/modes "modes: syscalls $(json_field "$sys" mode), kmem $(json_field "$kmem" mode)" \
-	[ "$(json_field "$sys" mode)" = discard ] && [ "$(json_field "$kmem" mode)" = overwrite ]
+check_expr hybrid/modes "modes: syscalls $(json_field "$sys" mode), kmem $(json_field "$kmem" mode)" \
+	'[ "$(json_field "$sys" mode)" = discard ] && [ "$(json_field "$kmem" mode)" = overwrite ]'
 check hybrid/dropped "a 4 KiB ring under a storm of $N calls dropped nothing" [ "${dropped:-0}" -gt 0 ]
 check hybrid/exact "recorded $recorded + dropped $dropped != $((2 * N + 2)) generated" \
 	[ $((recorded + dropped)) = $((2 * N + 2)) ]

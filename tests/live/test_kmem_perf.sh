@@ -136,8 +136,8 @@ sites=$(wc -l < "$d/gtsc.sites")
 allocs=$(awk '{ s += $2 } END { print s + 0 }' "$d/gtsc.sites")
 pipes=$(awk -v n=$ROUNDS '$2 >= n' "$d/gtsc.sites" | wc -l)
 echo "# pid $wpid: $sites call sites, $allocs allocations; totals (perf gtsc): $(tr '\n' ';' < "$d/totals")"
-check $T/workload-seen "only $allocs allocations at $sites call sites for $ROUNDS rounds" \
-	[ "$allocs" -ge $((5 * ROUNDS)) ] && [ "$pipes" -ge 1 ]
+check_expr $T/workload-seen "only $allocs allocations at $sites call sites for $ROUNDS rounds" \
+	'[ "$allocs" -ge $((5 * ROUNDS)) ] && [ "$pipes" -ge 1 ]'
 # absent FILE REGEX: no line of FILE matches.
 absent() {
 	! grep -q "$2" "$1"

@@ -27,15 +27,15 @@ ca=$(json_field "$s" cache_allocs)
 pa=$(json_field "$s" page_allocs)
 allocs=$((${ka:-0} + ${ca:-0} + ${pa:-0}))
 # a stack that collides with another in the map gets no id: nearly all, not all
-check $T/weights "folded counts sum to $folded of $allocs allocations" \
-	[ "$folded" -le "$allocs" ] && [ $((folded * 10)) -ge $((allocs * 9)) ]
+check_expr $T/weights "folded counts sum to $folded of $allocs allocations" \
+	'[ "$folded" -le "$allocs" ] && [ $((folded * 10)) -ge $((allocs * 9)) ]'
 
 "$GTSC" record -q -e kmem -o "$TEST_TMP/n.gtsc" -- "$WORKLOADS/sysload" "$TEST_TMP/f" > /dev/null 2>&1
 "$GTSC" report -i "$TEST_TMP/n.gtsc" --kmem --folded > /dev/null 2> "$TEST_TMP/nerr"
 rc=$?
-check $T/without-stacks "--folded on a trace without stacks: rc $rc, '$(head -c 200 "$TEST_TMP/nerr")'" \
-	[ $rc = 1 ] && has_line "$TEST_TMP/nerr" "record it with --stacks"
+check_expr $T/without-stacks "--folded on a trace without stacks: rc $rc, '$(head -c 200 "$TEST_TMP/nerr")'" \
+	'[ $rc = 1 ] && has_line "$TEST_TMP/nerr" "record it with --stacks"'
 "$GTSC" record -q -e syscalls --stacks -o "$TEST_TMP/x.gtsc" -- /bin/true > /dev/null 2> "$TEST_TMP/xerr"
 rc=$?
-check $T/needs-kmem "--stacks without kmem: rc $rc, '$(head -c 200 "$TEST_TMP/xerr")'" \
-	[ $rc = 2 ] && has_line "$TEST_TMP/xerr" "needs -e kmem"
+check_expr $T/needs-kmem "--stacks without kmem: rc $rc, '$(head -c 200 "$TEST_TMP/xerr")'" \
+	'[ $rc = 2 ] && has_line "$TEST_TMP/xerr" "needs -e kmem"'

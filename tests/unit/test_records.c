@@ -40,7 +40,8 @@ static void test_type_numbers(struct test_ctx *t)
 	CHECK(t, GTSC_REC_TASK == 6, "TASK %d", GTSC_REC_TASK);
 	CHECK(t, GTSC_REC_DROPS == 7, "DROPS %d", GTSC_REC_DROPS);
 	CHECK(t, GTSC_REC_FUNC == 8, "FUNC %d", GTSC_REC_FUNC);
-	CHECK(t, GTSC_REC_TYPE_MAX == 9, "TYPE_MAX %d: pin the new type here", GTSC_REC_TYPE_MAX);
+	CHECK(t, GTSC_REC_PRINTF == 9, "PRINTF %d", GTSC_REC_PRINTF);
+	CHECK(t, GTSC_REC_TYPE_MAX == 10, "TYPE_MAX %d: pin the new type here", GTSC_REC_TYPE_MAX);
 	CHECK(t, GTSC_KMEM_KMALLOC == 0 && GTSC_KMEM_CACHE == 1 && GTSC_KMEM_PAGE == 2,
 	      "kmem kinds renumbered");
 	CHECK(t,
@@ -161,6 +162,19 @@ static void test_func_layout(struct test_ctx *t)
 	CHECK(t, GTSC_FUNC_ENTRY == 0 && GTSC_FUNC_RETURN == 1, "func kinds renumbered");
 }
 
+static void test_printf_layout(struct test_ctx *t)
+{
+	typedef struct gtsc_rec_printf p;
+
+	CHECK(t, sizeof(p) == 32, "printf is %zu bytes", sizeof(p));
+	PIN(t, p, fmt_id, 24, 4);
+	PIN(t, p, nr_args, 28, 2);
+	CHECK(t, offsetof(p, args) == 32, "printf args at %zu", offsetof(p, args));
+	/* the id is part of the file format: the same string hashes the same forever */
+	CHECK(t, GTSC_PRINTF_ID("fork pid=%d flags=%llx\n") == 0xc091bea2u, "format id changed: %x",
+	      GTSC_PRINTF_ID("fork pid=%d flags=%llx\n"));
+}
+
 /* Every known type has a minimum, equal to its struct: hdr.size below it is damage. */
 static void test_min_sizes(struct test_ctx *t)
 {
@@ -169,6 +183,7 @@ static void test_min_sizes(struct test_ctx *t)
 		[GTSC_REC_NONE] = 0,	    [GTSC_REC_SYS_ENTER] = 80, [GTSC_REC_SYS_EXIT] = 40,
 		[GTSC_REC_KMEM_ALLOC] = 72, [GTSC_REC_KMEM_FREE] = 56, [GTSC_REC_KMEM_CACHE] = 72,
 		[GTSC_REC_TASK] = 56,	    [GTSC_REC_DROPS] = 48,     [GTSC_REC_FUNC] = 112,
+		[GTSC_REC_PRINTF] = 32,
 	};
 	size_t n = sizeof(min) / sizeof(min[0]);
 
@@ -206,6 +221,7 @@ static const struct test_case cases[] = {
 	{ "kmem_layout", test_kmem_layout },
 	{ "task_drops_layout", test_task_drops_layout },
 	{ "func_layout", test_func_layout },
+	{ "printf_layout", test_printf_layout },
 	{ "min_sizes", test_min_sizes },
 	{ "alignment", test_alignment },
 };

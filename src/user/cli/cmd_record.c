@@ -1104,7 +1104,7 @@ static int claim_name(struct record_run *r)
 static int record_run(struct record_run *r, char **argv)
 {
 	struct record_opts *o = r->o;
-	struct gtsc_session_opts so = {
+	struct gtsc_engine_opts so = {
 		.sz = sizeof(so),
 		.sources = o->sources,
 		.system_wide = o->system_wide,
@@ -1138,7 +1138,7 @@ static int record_run(struct record_run *r, char **argv)
 		fprintf(stderr, "gtsc-bpf: cannot create %s: %s\n", o->output, strerror(errno));
 		return -errno;
 	}
-	r->s = gtsc_session__open(&so, gtsc_file_sink__sink(r->fs));
+	r->s = gtsc_session__open_sink(&so, gtsc_file_sink__sink(r->fs));
 	if (!r->s) {
 		err = -errno;
 		unlink(o->output);

@@ -59,7 +59,7 @@ int record_probes__resolve(struct record_probes *p)
 	return err;
 }
 
-void record_probes__session_opts(const struct record_probes *p, struct gtsc_session_opts *so)
+void record_probes__session_opts(const struct record_probes *p, struct gtsc_engine_opts *so)
 {
 	so->funcs = p->funcs.n ? &p->funcs : NULL;
 	so->comms = p->comms;

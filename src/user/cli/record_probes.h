@@ -13,7 +13,7 @@
 #include "gtsc_shared.h"
 
 struct gtsc_session;
-struct gtsc_session_opts;
+struct gtsc_engine_opts;
 struct strbuf;
 
 #define RECORD_MAX_FUNC_ARGS 64
@@ -38,7 +38,7 @@ bool record_probes__targets(const struct record_probes *p);
 /* Resolves -k into functions; says why on failure (an unknown function is a usage error). */
 int record_probes__resolve(struct record_probes *p);
 /* Into session options. */
-void record_probes__session_opts(const struct record_probes *p, struct gtsc_session_opts *so);
+void record_probes__session_opts(const struct record_probes *p, struct gtsc_engine_opts *so);
 /* " comm=a,b cgroup=PATH", appended to a filter description. */
 void record_probes__filter(const struct record_probes *p, struct strbuf *sb);
 /* ",funcs(vfs_read,...)" when the session probes functions. */

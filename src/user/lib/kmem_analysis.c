@@ -64,9 +64,9 @@ static int cmp_u32(const void *a, const void *b)
 struct kmem_analysis *kmem_analysis__new(const struct kmem_analysis_opts *opts)
 {
 	struct kmem_analysis *a;
-	size_t n = TRACE_OPTS_GET(opts, nr_pids, 0);
+	size_t n = OPTS_GET(opts, nr_pids, 0);
 
-	if (!TRACE_OPTS_VALID(opts, kmem_analysis_opts))
+	if (!OPTS_VALID(opts, kmem_analysis_opts))
 		return errno = EINVAL, NULL;
 	a = calloc(1, sizeof(*a));
 	if (!a)

@@ -16,6 +16,7 @@
 #include "session.h"
 #include "flight.h"
 #include "gtsc.skel.h" /* after session.h: it needs gtsc_shared.h */
+#include "opts.h"
 #include "strbuf.h"
 #include "syscall_capture.h"
 
@@ -34,7 +35,7 @@ struct gtsc_session {
 	struct gtsc_func_links func_links;
 	int cgroup_fd; /* --cgroup, until load puts it in its map */
 	struct gtsc_sink *sink;
-	struct gtsc_session_opts opts;
+	struct gtsc_engine_opts opts;
 	struct gtsc_chan_counters *percpu; /* scratch: one map value for every CPU */
 	__u64 *last_dropped;		   /* [channel * nr_cpus + cpu] at the previous poll */
 	__u64 last_poll_ns;
@@ -73,24 +74,6 @@ static __u64 now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* libbpf's OPTS_VALID: a larger struct from a newer caller must be zero past what we know. */
-static int opts_copy(struct gtsc_session_opts *dst, const struct gtsc_session_opts *src)
-{
-	size_t known = sizeof(*dst);
-
-	memset(dst, 0, sizeof(*dst));
-	if (!src)
-		return 0;
-	if (src->sz < sizeof(size_t))
-		return -EINVAL;
-	for (size_t i = known; i < src->sz; i++)
-		if (((const char *)src)[i])
-			return -EINVAL;
-	memcpy(dst, src, src->sz < known ? src->sz : known);
-	dst->sz = known;
-	return 0;
-}
-
 static bool may_record(void)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
@@ -112,7 +95,7 @@ static bool has_funcs(const struct gtsc_session *s)
 
 static int setup_channels(struct gtsc_session *s)
 {
-	const struct gtsc_session_opts *o = &s->opts;
+	const struct gtsc_engine_opts *o = &s->opts;
 	__u64 ring = o->ring_bytes ? o->ring_bytes : DEFAULT_RING_BYTES;
 	struct gtsc_channel_spec def[GTSC_CLASS_MAX] = {
 		{ .name = "task", .global = true, .ring_bytes = TASK_RING_BYTES },
@@ -224,7 +207,7 @@ static void setup_routes(struct gtsc_session *s)
 static int setup_syscalls(struct gtsc_session *s)
 {
 	struct gtsc_bpf__rodata *ro = s->skel->rodata;
-	const struct gtsc_session_opts *o = &s->opts;
+	const struct gtsc_engine_opts *o = &s->opts;
 
 	if (o->capture_size > GTSC_CAP_DATA_MAX) {
 		slog(s, GTSC_LOG_WARN, "the capture size is at most %d bytes, not %u",
@@ -245,7 +228,7 @@ static int setup_syscalls(struct gtsc_session *s)
 static int setup_filters(struct gtsc_session *s)
 {
 	struct gtsc_bpf__rodata *ro = s->skel->rodata;
-	const struct gtsc_session_opts *o = &s->opts;
+	const struct gtsc_engine_opts *o = &s->opts;
 	struct statfs sf;
 
 	if (o->nr_comms > GTSC_MAX_COMMS) {
@@ -382,8 +365,8 @@ static int session_alloc_counters(struct gtsc_session *s)
 	return s->percpu && s->last_dropped ? 0 : -ENOMEM;
 }
 
-struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
-					struct gtsc_sink *sink)
+struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts,
+					     struct gtsc_sink *sink)
 {
 	struct gtsc_session *s = calloc(1, sizeof(*s));
 	int err;
@@ -391,7 +374,7 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
 	if (!s)
 		return errno = ENOMEM, NULL;
 	s->cgroup_fd = -1;
-	err = opts_copy(&s->opts, opts);
+	err = OPTS_COPY(&s->opts, opts, gtsc_engine_opts);
 	if (err)
 		goto fail;
 	s->sink = sink;
@@ -441,6 +424,7 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
 	s->opts.cgroup = NULL;
 	return s;
 fail:
+	s->sink = NULL; /* a failed open leaves SINK to its caller */
 	gtsc_session__destroy(s);
 	return errno = -err, NULL;
 }
@@ -753,6 +737,16 @@ const struct gtsc_source_plan *gtsc_session__plan(const struct gtsc_session *s)
 	return &s->plan;
 }
 
+struct gtsc_sink *gtsc_session__sink(const struct gtsc_session *s)
+{
+	return s->sink;
+}
+
+bool gtsc_session__recording(const struct gtsc_session *s)
+{
+	return __atomic_load_n(&s->skel->bss->gtsc_on, __ATOMIC_ACQUIRE);
+}
+
 void gtsc_session__destroy(struct gtsc_session *s)
 {
 	if (!s)
@@ -769,5 +763,7 @@ void gtsc_session__destroy(struct gtsc_session *s)
 	gtsc_features__free(&s->feat);
 	free(s->percpu);
 	free(s->last_dropped);
+	if (s->sink && s->sink->destroy) /* a sink the session owns (gtsc_session__open's) */
+		s->sink->destroy(s->sink);
 	free(s);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "gtsc/gtsc.h"
 #include "channel.h"
 #include "feature_probe.h"
 #include "funcs.h"
@@ -20,15 +21,12 @@
 
 struct strbuf;
 
-enum gtsc_log_level {
-	GTSC_LOG_WARN,
-	GTSC_LOG_INFO,
-	GTSC_LOG_DEBUG,
-};
-
-typedef void (*gtsc_log_fn)(void *ctx, enum gtsc_log_level level, const char *msg);
-
-struct gtsc_session_opts {
+/*
+ * The engine's options: gtsc/gtsc.h's gtsc_session_opts and what only the
+ * CLI sets so far (internal types: a syscall set, resolved functions).
+ * gtsc_session__open (gtsc.h) converts into this.
+ */
+struct gtsc_engine_opts {
 	size_t sz;
 	unsigned int sources; /* enum gtsc_source_mask; task is always added */
 	bool system_wide;     /* otherwise only tracked pids and their children */
@@ -68,22 +66,27 @@ struct gtsc_session_opts {
 	/* A kernel stack for each kmem allocation (record --stacks; gtsc_session__stacks). */
 	bool kmem_stacks;
 };
-#define gtsc_session_opts__last_field kmem_stacks
+#define gtsc_engine_opts__last_field kmem_stacks
 
-struct gtsc_session;
-
-/* NULL + errno; the reason went to opts->log as one sentence. */
-struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts,
-					struct gtsc_sink *sink);
-int gtsc_session__track_pid(struct gtsc_session *s, int pid);
-int gtsc_session__attach(struct gtsc_session *s);
-int gtsc_session__start(struct gtsc_session *s);
 /*
- * Clears the flag the programs read, then waits for every program already
- * past it: when stop returns, each record begun before it is written and
- * counted, and nothing is written after it.
+ * gtsc_session__open with the records going to SINK (the CLI's trace file)
+ * instead of a consume callback.  NULL + errno; the reason went to
+ * opts->log as one sentence.  track_pid, attach, start, stop (which clears
+ * the flag the programs read, then waits for every program already past
+ * it) and destroy are in gtsc/gtsc.h.
  */
-int gtsc_session__stop(struct gtsc_session *s);
+struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts,
+					     struct gtsc_sink *sink);
+/*
+ * gtsc_session__open's conversion of the public options (for the tests):
+ * SPECS has room for GTSC_MAX_CHANNELS and backs eo->channels.
+ */
+int gtsc_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_engine_opts *eo,
+			      struct gtsc_channel_spec *specs);
+/* The sink given to open (gtsc_session__open's: its callback sink). */
+struct gtsc_sink *gtsc_session__sink(const struct gtsc_session *s);
+/* Between start and stop. */
+bool gtsc_session__recording(const struct gtsc_session *s);
 /* Waits up to TIMEOUT_MS, drains all rings, reports new drops as records. */
 int gtsc_session__poll(struct gtsc_session *s, int timeout_ms);
 /*
@@ -143,6 +146,5 @@ __u64 gtsc_session__consumed(const struct gtsc_session *s);
 const struct gtsc_features *gtsc_session__features(const struct gtsc_session *s);
 const struct gtsc_channels *gtsc_session__channels(const struct gtsc_session *s);
 const struct gtsc_source_plan *gtsc_session__plan(const struct gtsc_session *s);
-void gtsc_session__destroy(struct gtsc_session *s);
 
 #endif

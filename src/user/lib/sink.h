@@ -15,6 +15,8 @@ struct gtsc_sink {
 	int (*record)(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec);
 	/* Every ring has been drained once since the previous call. */
 	int (*round_end)(struct gtsc_sink *sink);
+	/* Optional: the session owns the sink and frees it with this when destroyed. */
+	void (*destroy)(struct gtsc_sink *sink);
 };
 
 #ifndef container_of

@@ -831,7 +831,7 @@ struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader
 	struct gtsc_reader *r;
 	int err;
 
-	if (!path || !TRACE_OPTS_VALID(opts, gtsc_reader_opts)) {
+	if (!path || !OPTS_VALID(opts, gtsc_reader_opts)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -841,9 +841,9 @@ struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader
 		return NULL;
 	}
 	r->fd = -1;
-	r->unordered = TRACE_OPTS_GET(opts, unordered, false);
-	r->errbuf = TRACE_OPTS_GET(opts, errbuf, NULL);
-	r->errbuf_sz = TRACE_OPTS_GET(opts, errbuf_sz, 0);
+	r->unordered = OPTS_GET(opts, unordered, false);
+	r->errbuf = OPTS_GET(opts, errbuf, NULL);
+	r->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
 	if (r->errbuf && r->errbuf_sz)
 		r->errbuf[0] = '\0';
 	err = open_file(r, path);

@@ -6,17 +6,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gtsc/file.h"
+#include "gtsc/gtsc.h"
 #include "gtsc/records.h"
 
-struct gtsc_reader;
-
-struct gtsc_reader_opts {
-	size_t sz;
-	bool unordered; /* yield records in file order instead of merging by timestamp */
-	char *errbuf;	/* one sentence on failure of open or next */
-	size_t errbuf_sz;
-};
-#define gtsc_reader_opts__last_field errbuf_sz
+/*
+ * The reader's public half is in gtsc/gtsc.h: gtsc_reader_opts, open, next,
+ * count, meta, truncated, damage, syscall_name, ksym, format, close.  What
+ * follows is for the report code.
+ */
 
 struct gtsc_channel_info {
 	__u32 id;
@@ -66,18 +63,6 @@ struct gtsc_func_info {
 	const char *arg_name[6];
 };
 
-/*
- * Opens PATH and checks header and chunk framing.  A file cut short or with
- * a corrupt chunk opens (gtsc_reader__truncated() says so, and the records
- * before it are readable); a file that is not a trace, a future major
- * version, a foreign byte order or an unreadable header fail: NULL + errno,
- * and a sentence in opts->errbuf.
- */
-struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader_opts *opts);
-void gtsc_reader__close(struct gtsc_reader *r);
-
-/* A META key's value, NULL if absent. */
-const char *gtsc_reader__meta(const struct gtsc_reader *r, const char *key);
 /* A FEATURES key's value, NULL if absent. */
 const char *gtsc_reader__feature(const struct gtsc_reader *r, const char *key);
 /* Raw bytes of all chunks of TYPE, concatenated in file order (NULL, *len = 0 if none). */
@@ -96,26 +81,14 @@ const struct gtsc_syscall_info *gtsc_reader__syscall(const struct gtsc_reader *r
 const struct gtsc_func_info *gtsc_reader__func(const struct gtsc_reader *r, __u32 id);
 /* Every probed function, by id. */
 const struct gtsc_func_info *gtsc_reader__funcs(const struct gtsc_reader *r, size_t *n);
-/* Symbol containing ADDR from the KSYMS chunk; *off gets the offset. NULL if none. */
-const char *gtsc_reader__ksym(const struct gtsc_reader *r, __u64 addr, __u64 *off);
 
 /* Frames (innermost first) of stack ID of SOURCE ("kmem") from the STACKS chunk; NULL if none. */
 const __u64 *gtsc_reader__stack(const struct gtsc_reader *r, const char *source, __u32 id,
 				size_t *n);
 
-/* True if the file ends before its trailer (recorder killed) or a chunk is damaged. */
-bool gtsc_reader__truncated(const struct gtsc_reader *r);
-/* One sentence on why the file is truncated or damaged ("" if it is not). */
-const char *gtsc_reader__damage(const struct gtsc_reader *r);
-
 /*
- * Next record: 1 and *rec set (valid until the next call), 0 at the end,
- * -errno on an I/O error.  Records of an unknown type are yielded too (the
- * caller skips them by hdr.size); a record shorter than its type's minimum
- * size or crossing its chunk ends that chunk and marks the file damaged.
+ * About gtsc_reader__next: a record shorter than its type's minimum size or
+ * crossing its chunk ends that chunk and marks the file damaged.
  */
-int gtsc_reader__next(struct gtsc_reader *r, const struct gtsc_rec_hdr **rec);
-/* Records yielded so far. */
-__u64 gtsc_reader__count(const struct gtsc_reader *r);
 
 #endif

@@ -8,10 +8,7 @@
 #include <zlib.h>
 #include "gtsc/file.h"
 #include "gtsc/records.h"
-
-#ifndef offsetofend
-#define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
-#endif
+#include "opts.h"
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define TRACE_HOST_BYTE_ORDER GTSC_LITTLE_ENDIAN
@@ -21,35 +18,6 @@
 
 /* A record type's smallest valid size; 0 for types this build does not know. */
 static const __u16 trace_rec_min_sizes[GTSC_REC_TYPE_MAX] = GTSC_REC_MIN_SIZES;
-
-/*
- * libbpf's opts rules, so that a caller built against an older or newer
- * header keeps working: sz says how much of the struct the caller knows,
- * fields past it take defaults, and bytes we do not know must be zero (a
- * caller setting an option we cannot honour must hear about it).
- */
-static inline bool trace_opts_valid(const void *opts, size_t known_sz)
-{
-	const unsigned char *p = opts;
-	size_t sz;
-
-	if (!opts)
-		return true;
-	sz = *(const size_t *)opts;
-	if (sz < sizeof(size_t))
-		return false;
-	for (size_t i = known_sz; i < sz; i++) {
-		if (p[i])
-			return false;
-	}
-	return true;
-}
-
-#define TRACE_OPTS_VALID(opts, type)                                                               \
-	trace_opts_valid(opts, offsetofend(struct type, type##__last_field))
-#define TRACE_OPTS_HAS(opts, field) ((opts) && (opts)->sz >= offsetofend(typeof(*(opts)), field))
-#define TRACE_OPTS_GET(opts, field, fallback)                                                      \
-	(TRACE_OPTS_HAS(opts, field) ? (opts)->field : (fallback))
 
 static inline __u32 trace_file_hdr_crc(const struct gtsc_file_hdr *h)
 {

@@ -271,12 +271,12 @@ struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writ
 	int level, err;
 	size_t chunk;
 
-	if (!path || !TRACE_OPTS_VALID(opts, gtsc_writer_opts)) {
+	if (!path || !OPTS_VALID(opts, gtsc_writer_opts)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	level = TRACE_OPTS_GET(opts, zlib_level, DEFAULT_ZLIB_LEVEL);
-	chunk = TRACE_OPTS_GET(opts, chunk_size, 0) ?: DEFAULT_CHUNK_SIZE;
+	level = OPTS_GET(opts, zlib_level, DEFAULT_ZLIB_LEVEL);
+	chunk = OPTS_GET(opts, chunk_size, 0) ?: DEFAULT_CHUNK_SIZE;
 	if (level < 0 || level > 9 || chunk > GTSC_CHUNK_MAX_LEN) {
 		errno = EINVAL;
 		return NULL;

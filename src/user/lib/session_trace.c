@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "session_trace.h"
+#include "metadata.h"
+#include "sink_file.h"
+#include "syscall_decode.h"
+
+/* The events whose tracefs formats a report decodes flags with. */
+static const char *const event_formats[] = {
+	"raw_syscalls/sys_enter", "raw_syscalls/sys_exit", "kmem/kmalloc",
+	"kmem/kfree",		  "kmem/kmem_cache_alloc", "kmem/kmem_cache_free",
+	"kmem/mm_page_alloc",	  "kmem/mm_page_free",	   NULL,
+};
+
+void gtsc_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s)
+{
+	const struct gtsc_features *f = gtsc_session__features(s);
+	int n_tracefs;
+
+	*m = (struct gtsc_trace_meta){};
+	gtsc_meta__host(&m->meta);
+	n_tracefs = gtsc_meta__syscalls(f->tracefs, &m->sys);
+	strbuf_addf(&m->meta, "syscall_table=%s\n", n_tracefs ? "tracefs" : "builtin");
+	strbuf_addf(&m->meta, "decode_tables=%u\n", decode_tables_version);
+	gtsc_features__describe(f, &m->feat);
+	gtsc_sources__describe(gtsc_session__plan(s), &m->feat);
+	gtsc_trace__channels(gtsc_session__channels(s), &m->chans);
+	gtsc_meta__event_formats(f->tracefs, event_formats, &m->fmt);
+}
+
+int gtsc_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sink *fs)
+{
+	const struct {
+		enum gtsc_chunk_type type;
+		const struct strbuf *text;
+	} chunks[] = {
+		{ GTSC_CHUNK_META, &m->meta },	   { GTSC_CHUNK_FEATURES, &m->feat },
+		{ GTSC_CHUNK_CHANNELS, &m->chans }, { GTSC_CHUNK_SYSCALLS, &m->sys },
+		{ GTSC_CHUNK_EVENT_FORMATS, &m->fmt },
+	};
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]) && !err; i++) {
+		err = strbuf_err(chunks[i].text);
+		if (!err && chunks[i].text->len)
+			err = gtsc_file_sink__add_chunk(fs, chunks[i].type, chunks[i].text);
+	}
+	return err;
+}
+
+void gtsc_trace_meta__free(struct gtsc_trace_meta *m)
+{
+	strbuf_free(&m->meta);
+	strbuf_free(&m->feat);
+	strbuf_free(&m->chans);
+	strbuf_free(&m->sys);
+	strbuf_free(&m->fmt);
+}
+
+void gtsc_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb)
+{
+	for (int i = 0; i < ch->n; i++) {
+		const struct gtsc_channel *c = &ch->ch[i];
+
+		strbuf_addf(sb, "%u\t%s\t%s\t%u\t%llu\t%s\t%llu\t%u\n", c->id, c->spec.name,
+			    c->spec.global ? "global" : "percpu", c->nr_rings ?: c->nr_regions,
+			    (unsigned long long)c->spec.ring_bytes, gtsc_channel__mode_name(c),
+			    (unsigned long long)c->spec.sub_size, c->spec.nr_sub);
+	}
+}
+
+int gtsc_trace__stats(struct gtsc_session *s, struct strbuf *tr, __u64 *written, __u64 *dropped)
+{
+	const struct gtsc_channels *ch = gtsc_session__channels(s);
+	size_t max = (size_t)ch->n * ch->nr_cpus;
+	struct gtsc_session_stat *st = calloc(max ?: 1, sizeof(*st));
+	int n = st ? gtsc_session__stats(s, st, max) : -ENOMEM;
+
+	*written = *dropped = 0;
+	for (int i = 0; i < n; i++) {
+		strbuf_addf(tr, "stat\t%u\t%u\t%llu\t%llu\n", st[i].channel, st[i].cpu,
+			    (unsigned long long)st[i].written, (unsigned long long)st[i].dropped);
+		*written += st[i].written;
+		*dropped += st[i].dropped;
+	}
+	free(st);
+	return n < 0 ? n : 0;
+}
+
+void gtsc_trace__flight(struct strbuf *out, const struct gtsc_channels *ch,
+			const struct gtsc_session_flight *fl, int n)
+{
+	char id[16], cpu[16];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(id, sizeof(id), "%u", fl[i].channel);
+		if (fl[i].cpu == GTSC_FLIGHT_ALL_CPUS)
+			snprintf(cpu, sizeof(cpu), "all");
+		else
+			snprintf(cpu, sizeof(cpu), "%u", fl[i].cpu);
+		strbuf_addf(out, "flight\t%s\t%s\t%llu\t%llu\t%llu\t%llu\n",
+			    ch && fl[i].channel < (__u32)ch->n ? ch->ch[fl[i].channel].spec.name : id,
+			    cpu, (unsigned long long)fl[i].written,
+			    (unsigned long long)fl[i].retained, (unsigned long long)fl[i].overwritten,
+			    (unsigned long long)fl[i].torn);
+	}
+}
