@@ -139,7 +139,8 @@ examples:
 		$(CC) $(CFLAGS) -Wall examples/$$e.c $$($(EXAMPLE_PC) --cflags --libs --static gtsc) \
 			-static -o $(OUTPUT)/examples/$$e || exit 1; \
 	done
-	$(Q)$(MAKE) -C examples/fork_probe PKG_CONFIG_PATH=$(STAGE)/usr/lib/pkgconfig
+	$(Q)$(MAKE) -C examples/fork_probe PKG_CONFIG_PATH=$(STAGE)/usr/lib/pkgconfig \
+		OUTPUT=$(abspath $(OUTPUT))/examples/fork_probe
 
 # Unit tests: no root, no kernel; each prints PASS/FAIL lines (tests/unit/harness.h).
 $(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC) | $(OUTPUT)/tests/unit

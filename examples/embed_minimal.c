@@ -36,7 +36,7 @@ int main(void)
 {
 	GTSC_OPTS(gtsc_session_opts, opts, .sources = GTSC_SOURCE_KMEM, .system_wide = true,
 		  .log = on_log);
-	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: a signal ends the wait */
+	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: ends the wait */
 	unsigned long long records = 0, allocs = 0, dropped = 0;
 	struct gtsc_session *s;
 	int n;
@@ -49,6 +49,8 @@ int main(void)
 		return 1;
 	}
 	n = gtsc_session__attach(s) ?: gtsc_session__start(s);
+	if (!n)
+		fprintf(stderr, "embed_minimal: recording kmem; Ctrl-C or SIGTERM ends it\n");
 	while (!done && n >= 0 && (n = gtsc_session__consume(s, 100, on_record, &allocs)) >= 0)
 		records += n;
 	gtsc_session__stop(s);

@@ -37,8 +37,9 @@ static void details(struct gtsc_reader *r, const struct gtsc_rec_hdr *h)
 		       (unsigned long long)off);
 	} else if (h->type == GTSC_REC_TASK && t->event <= GTSC_TASK_COMM) {
 		printf(" %s %.16s", task_events[t->event], t->comm);
-	} else if (h->type == GTSC_REC_PRINTF && gtsc_reader__format(r, h, text, sizeof(text)) >= 0) {
-		printf(" %s", text);
+	} else if (h->type == GTSC_REC_PRINTF) {
+		if (gtsc_reader__format(r, h, text, sizeof(text)) >= 0)
+			printf(" %s", text);
 	}
 }
 

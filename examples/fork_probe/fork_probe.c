@@ -59,6 +59,8 @@ static int run(struct state *st, double secs)
 	double end = now_s() + secs;
 	int n = gtsc_tool__start(st->tool);
 
+	if (!n)
+		fprintf(stderr, "fork_probe: recording forks\n");
 	while (!n && !stop && (secs <= 0 || now_s() < end)) {
 		n = gtsc_tool__consume(st->tool, 100, print_record, st);
 		n = n < 0 ? n : 0;

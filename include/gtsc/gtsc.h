@@ -129,7 +129,7 @@ struct gtsc_session_opts {
  */
 GTSC_API struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts);
 
-/** @brief Also traces PID (and what it forks from now on), for a session that is not system-wide. */
+/** @brief Also traces PID and what it forks from now on (a session that is not system-wide). */
 GTSC_API int gtsc_session__track_pid(struct gtsc_session *s, int pid);
 
 /** @brief Attaches the programs; nothing is recorded before start. */
@@ -220,7 +220,10 @@ GTSC_API int gtsc_tool__attach(struct gtsc_tool *t);
 GTSC_API int gtsc_tool__start(struct gtsc_tool *t);
 /** @brief As gtsc_session__stop: every record begun before it is counted when it returns. */
 GTSC_API int gtsc_tool__stop(struct gtsc_tool *t);
-/** @brief As gtsc_session__consume, for the tool's one channel. */
+/**
+ * @brief As gtsc_session__consume, for the tool's one channel; drops come
+ * as no records here: gtsc_tool__dropped counts them.
+ */
 GTSC_API int gtsc_tool__consume(struct gtsc_tool *t, int timeout_ms, gtsc_record_fn fn,
 				void *ctx);
 /** @brief Records the tool's programs could not write (ring full) so far. */

@@ -228,7 +228,8 @@ struct gtsc_rec_printf {
 #define GTSC_FNV_BASIS 2166136261u
 #define GTSC_FNV_PRIME 16777619u
 #define ___GTSC_IN(s, i) ((i) < sizeof(s) - 1)
-#define ___GTSC_C(s, i) (___GTSC_IN(s, i) ? (__u32)(unsigned char)(s)[___GTSC_IN(s, i) ? (i) : 0] : 0u)
+#define ___GTSC_C(s, i)                                                                            \
+	(___GTSC_IN(s, i) ? (__u32)(unsigned char)(s)[___GTSC_IN(s, i) ? (i) : 0] : 0u)
 #define ___GTSC_H1(h, s, i) (((h) ^ ___GTSC_C(s, i)) * (___GTSC_IN(s, i) ? GTSC_FNV_PRIME : 1u))
 #define ___GTSC_H4(h, s, i)                                                                        \
 	___GTSC_H1(___GTSC_H1(___GTSC_H1(___GTSC_H1(h, s, i), s, i + 1), s, i + 2), s, i + 3)

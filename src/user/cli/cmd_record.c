@@ -21,6 +21,7 @@
 #include "control.h"
 #include "metadata.h"
 #include "record_probes.h"
+#include "session_trace.h"
 #include "sink_file.h"
 #include "strbuf.h"
 #include "syscall_classes.h"
@@ -84,6 +85,7 @@ struct record_run {
 	int snap_seq;	/* N of the last OUTPUT.N snapshot */
 	int snapshots;	/* written so far, by any request */
 	__u64 triggers; /* --snapshot-on triggers already answered */
+	bool finished;	/* the file got its trailer */
 };
 
 /* Set from signal handlers only. */
@@ -127,7 +129,7 @@ static void usage(FILE *f)
 		"                          also probes the return and records the latency\n"
 		"  -C, --comm COMM[,COMM]  only tasks whose comm is one of these\n"
 		"      --cgroup PATH       only tasks in this cgroup v2 directory or below it\n"
-		"  -b, --buffer-size SIZE  per-CPU ring size of the syscalls and kmem channels\n"
+		"  -b, --buffer-size SIZE  per-CPU ring size of the syscalls, kmem and funcs channels\n"
 		"                          (default 8M; K, M, G suffixes)\n"
 		"      --channel NAME:KEY=VALUE[,KEY=VALUE]\n"
 		"                          one channel's rings: size=SIZE, scope=percpu|global,\n"
@@ -520,44 +522,27 @@ static void meta_free(struct meta_chunks *m)
 
 static int write_metadata(struct record_run *r, char **argv)
 {
-	const struct gtsc_features *f = gtsc_session__features(r->s);
-	const struct gtsc_channels *ch = gtsc_session__channels(r->s);
-	static const char *const formats[] = {
-		"raw_syscalls/sys_enter", "raw_syscalls/sys_exit", "kmem/kmalloc",
-		"kmem/kfree", "kmem/kmem_cache_alloc", "kmem/kmem_cache_free",
-		"kmem/mm_page_alloc", "kmem/mm_page_free", NULL,
-	};
-	struct strbuf meta = {}, feat = {}, chans = {}, sys = {}, fmt = {}, funcs = {};
-	int n_tracefs;
+	struct gtsc_trace_meta m;
+	struct strbuf funcs = {};
 
-	gtsc_meta__host(&meta);
-	strbuf_addf(&meta, "tool=gtsc-bpf %s\nrecorder_pid=%d\ncmdline=gtsc-bpf ", GTSC_VERSION,
+	gtsc_trace_meta__build(&m, r->s); /* host, features, channels, syscalls, formats */
+	strbuf_addf(&m.meta, "tool=gtsc-bpf %s\nrecorder_pid=%d\ncmdline=gtsc-bpf ", GTSC_VERSION,
 		    getpid());
-	join_args(&meta, argv);
-	strbuf_addf(&meta, "\ncommand=");
-	join_args(&meta, r->o->cmd);
-	strbuf_addf(&meta, "\nfilter=%s", r->o->system_wide ? "system" : "pids");
-	record_probes__filter(&r->o->probes, &meta);
-	strbuf_addf(&meta, "\n");
-	meta_capture(r->o, &meta);
-	n_tracefs = gtsc_meta__syscalls(f->tracefs, &sys);
-	strbuf_addf(&meta, "syscall_table=%s\n", n_tracefs ? "tracefs" : "builtin");
-	strbuf_addf(&meta, "decode_tables=%u\n", decode_tables_version);
-	gtsc_features__describe(f, &feat);
-	gtsc_sources__describe(gtsc_session__plan(r->s), &feat);
-	for (int i = 0; i < ch->n; i++)
-		strbuf_addf(&chans, "%u\t%s\t%s\t%u\t%llu\t%s\t%llu\t%u\n", ch->ch[i].id,
-			    ch->ch[i].spec.name, ch->ch[i].spec.global ? "global" : "percpu",
-			    ch->ch[i].nr_rings ?: ch->ch[i].nr_regions,
-			    (unsigned long long)ch->ch[i].spec.ring_bytes,
-			    gtsc_channel__mode_name(&ch->ch[i]),
-			    (unsigned long long)ch->ch[i].spec.sub_size, ch->ch[i].spec.nr_sub);
-	gtsc_meta__event_formats(f->tracefs, formats, &fmt);
-	meta_keep(&r->meta, GTSC_CHUNK_META, &meta);
-	meta_keep(&r->meta, GTSC_CHUNK_FEATURES, &feat);
-	meta_keep(&r->meta, GTSC_CHUNK_CHANNELS, &chans);
-	meta_keep(&r->meta, GTSC_CHUNK_SYSCALLS, &sys);
-	meta_keep(&r->meta, GTSC_CHUNK_EVENT_FORMATS, &fmt);
+	join_args(&m.meta, argv);
+	strbuf_addf(&m.meta, "\ncommand=");
+	join_args(&m.meta, r->o->cmd);
+	strbuf_addf(&m.meta, "\nfilter=%s", r->o->system_wide ? "system" : "pids");
+	record_probes__filter(&r->o->probes, &m.meta);
+	strbuf_addf(&m.meta, "\n");
+	meta_capture(r->o, &m.meta);
+	meta_keep(&r->meta, GTSC_CHUNK_META, &m.meta);
+	meta_keep(&r->meta, GTSC_CHUNK_FEATURES, &m.feat);
+	meta_keep(&r->meta, GTSC_CHUNK_CHANNELS, &m.chans);
+	meta_keep(&r->meta, GTSC_CHUNK_SYSCALLS, &m.sys);
+	meta_keep(&r->meta, GTSC_CHUNK_EVENT_FORMATS, &m.fmt);
+	if (m.printf.len)
+		meta_keep(&r->meta, GTSC_CHUNK_PRINTF, &m.printf);
+	gtsc_trace_meta__free(&m); /* what meta_keep did not take */
 	record_probes__funcs_chunk(&r->o->probes, r->s, &funcs);
 	if (funcs.len)
 		meta_keep(&r->meta, GTSC_CHUNK_FUNCS, &funcs);
@@ -644,38 +629,13 @@ static const char *chan_name(const struct gtsc_channels *ch, __u32 id)
 	return id < (__u32)ch->n ? ch->ch[id].spec.name : "?";
 }
 
-/* "all" for a global channel's one region */
-static const char *region_name(__u32 cpu, char *buf, size_t sz)
-{
-	if (cpu == GTSC_FLIGHT_ALL_CPUS)
-		return "all";
-	snprintf(buf, sz, "%u", cpu);
-	return buf;
-}
-
-/* flight CHANNEL CPU|all WRITTEN RETAINED OVERWRITTEN TORN, CHANNEL an id or a name */
-static void flight_lines(struct strbuf *out, const struct gtsc_channels *ch, bool by_name,
-			 const struct gtsc_session_flight *fl, int n)
-{
-	char id[16], cpu[16];
-
-	for (int i = 0; i < n; i++) {
-		snprintf(id, sizeof(id), "%u", fl[i].channel);
-		strbuf_addf(out, "flight\t%s\t%s\t%llu\t%llu\t%llu\t%llu\n",
-			    by_name ? chan_name(ch, fl[i].channel) : id,
-			    region_name(fl[i].cpu, cpu, sizeof(cpu)),
-			    (unsigned long long)fl[i].written, (unsigned long long)fl[i].retained,
-			    (unsigned long long)fl[i].overwritten, (unsigned long long)fl[i].torn);
-	}
-}
-
 /* Live counts: a walk of every region that copies nothing. */
 static void status_flight(struct record_run *r, struct strbuf *out)
 {
 	struct gtsc_session_flight fl[MAX_FLIGHT_REGIONS];
 	int n = gtsc_session__flight_read(r->s, GTSC_FLIGHT_COUNT, NULL, fl, MAX_FLIGHT_REGIONS);
 
-	flight_lines(out, gtsc_session__channels(r->s), true, fl, n > 0 ? n : 0);
+	gtsc_trace__flight(out, gtsc_session__channels(r->s), fl, n > 0 ? n : 0);
 }
 
 static void status_reply(struct record_run *r, struct strbuf *out)
@@ -752,7 +712,7 @@ static int snapshot_to(struct record_run *r, const char *path, enum gtsc_flight_
 					   MAX_FLIGHT_REGIONS);
 	if (n >= 0) {
 		build_trailer(r, &tr, &sum[0], &sum[1], &sum[2]);
-		flight_lines(&tr, NULL, false, fl, n);
+		gtsc_trace__flight(&tr, NULL, fl, n);
 		strbuf_addf(&tr, "meta\tsnapshot\t%s\n",
 			    how == GTSC_FLIGHT_CONSUME ? "consume" : "all");
 	}
@@ -886,16 +846,7 @@ static int record_loop(struct record_run *r)
 static void build_trailer(struct record_run *r, struct strbuf *tr, __u64 *recorded,
 			  __u64 *dropped, __u64 *misses)
 {
-	struct gtsc_session_stat st[GTSC_MAX_CHANNELS * 64];
-	int n = gtsc_session__stats(r->s, st, sizeof(st) / sizeof(st[0]));
-
-	*recorded = *dropped = 0;
-	for (int i = 0; i < n; i++) {
-		strbuf_addf(tr, "stat\t%u\t%u\t%llu\t%llu\n", st[i].channel, st[i].cpu,
-			    (unsigned long long)st[i].written, (unsigned long long)st[i].dropped);
-		*recorded += st[i].written;
-		*dropped += st[i].dropped;
-	}
+	gtsc_trace__stats(r->s, tr, recorded, dropped);
 	*misses = gtsc_session__prog_misses(r->s, tr);
 	strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)mono_ns());
 	strbuf_addf(tr, "meta\tconsumed\t%llu\n",
@@ -996,7 +947,7 @@ static int finish(struct record_run *r)
 	}
 	save_stacks(r);
 	build_trailer(r, &tr, &recorded, &dropped, &misses);
-	flight_lines(&tr, NULL, false, fl, nfl);
+	gtsc_trace__flight(&tr, NULL, fl, nfl);
 	err = gtsc_file_sink__finish(r->fs, &tr);
 	r->fs = NULL;
 	strbuf_free(&tr);
@@ -1004,6 +955,7 @@ static int finish(struct record_run *r)
 		fprintf(stderr, "gtsc-bpf: writing %s failed: %s\n", r->o->output, strerror(-err));
 		return err;
 	}
+	r->finished = true;
 	if (!r->o->log.quiet)
 		print_summary(r, recorded, dropped, misses, fl, nfl);
 	return 0;
@@ -1199,8 +1151,11 @@ static void set_epitaph(struct record_run *r)
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	path = realpath(r->o->output, NULL);
-	gtsc_ctl_server__epitaph(r->ctl, "ended %s; its trace is %s", when,
-				 path ? path : r->o->output);
+	if (r->finished)
+		gtsc_ctl_server__epitaph(r->ctl, "ended %s; its trace is %s", when,
+					 path ? path : r->o->output);
+	else
+		gtsc_ctl_server__epitaph(r->ctl, "failed %s, without a complete trace", when);
 	free(path);
 }
 

@@ -87,6 +87,20 @@ int gtsc_channel_spec__check(struct gtsc_channel_spec *sp, char *why, size_t why
 	return 0;
 }
 
+void gtsc_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route *r)
+{
+	*r = (struct gtsc_class_route){
+		.channel = ch->id,
+		.ring_base = ch->ring_base,
+		.percpu = !ch->spec.global,
+		.mode = ch->spec.mode,
+		.wake_bytes = ch->spec.sub_size, /* a discard channel's sub-buffer */
+		.flight_base = ch->flight_base,
+		.flight_slots = ch->region_slots,
+		.head_base = ch->head_base,
+	};
+}
+
 const char *gtsc_channel__mode_name(const struct gtsc_channel *ch)
 {
 	return gtsc_channel__flight(ch) ? "overwrite" : "discard";

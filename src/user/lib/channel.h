@@ -85,6 +85,8 @@ static inline bool gtsc_channel__flight(const struct gtsc_channel *ch)
 {
 	return ch->spec.mode == GTSC_MODE_OVERWRITE;
 }
+/* Where a class writing into CH finds its rings or flight regions (after layout). */
+void gtsc_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route *r);
 /* "discard" or "overwrite" */
 const char *gtsc_channel__mode_name(const struct gtsc_channel *ch);
 /* Creates the rings, puts them in OUTER_FD, and sets up consumption into SINK. */

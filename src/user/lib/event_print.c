@@ -481,6 +481,20 @@ static void print_drops(struct event_printer *p, const struct gtsc_rec_drops *d)
 		(double)((__s64)(d->since_ns - p->t0_ns)) / 1e9);
 }
 
+/* gtsc_printf: text made now, from the formats the trace saved (PRINTF chunk). */
+static void print_printf(struct event_printer *p, const struct gtsc_rec_printf *r)
+{
+	char text[512];
+	struct field f = { "text", F_STR, .s = text };
+
+	if (gtsc_reader__format(p->r, &r->hdr, text, sizeof(text)) < 0)
+		snprintf(text, sizeof(text), "(format %08x not in the trace)", r->fmt_id);
+	/* printk's habit of a final newline: one line per record */
+	text[strcspn(text, "\n")] = '\0';
+	put_head(p, &r->hdr, "printf");
+	put_tail(p, &f, 1);
+}
+
 int event_printer__print(struct event_printer *p, const struct gtsc_rec_hdr *rec)
 {
 	switch (rec->type) {
@@ -496,6 +510,7 @@ int event_printer__print(struct event_printer *p, const struct gtsc_rec_hdr *rec
 		break;
 	case GTSC_REC_DROPS: print_drops(p, (const void *)rec); break;
 	case GTSC_REC_FUNC: print_func(p, (const void *)rec); break;
+	case GTSC_REC_PRINTF: print_printf(p, (const void *)rec); break;
 	default: break; /* a newer recorder's record: skipped by size */
 	}
 	return ferror(p->out) ? -EIO : 0;

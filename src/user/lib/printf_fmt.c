@@ -181,7 +181,8 @@ static int render(const char *fmt, const struct gtsc_rec_printf *rec, char *buf,
 		} else {
 			size_t lit = n ? n : 1 + strcspn(p + 1, "%");
 
-			out_addf(&o, "%.*s", (int)lit, p); /* a literal, or a conversion without argument */
+			/* a literal, or a conversion without an argument */
+			out_addf(&o, "%.*s", (int)lit, p);
 			p += lit;
 		}
 	}
@@ -195,7 +196,8 @@ int gtsc_printf__render(const char *chunk, size_t len, const struct gtsc_rec_hdr
 	char fmt[FMT_MAX];
 
 	if (!rec || rec->type != GTSC_REC_PRINTF || rec->size < sizeof(*r) ||
-	    r->nr_args > GTSC_PRINTF_MAX_ARGS || rec->size < sizeof(*r) + r->nr_args * sizeof(__u64))
+	    r->nr_args > GTSC_PRINTF_MAX_ARGS ||
+	    rec->size < sizeof(*r) + r->nr_args * sizeof(__u64))
 		return -EINVAL;
 	if (!chunk || !lookup(chunk, len, r->fmt_id, fmt, sizeof(fmt)))
 		return -ENOENT;

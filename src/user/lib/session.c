@@ -16,6 +16,7 @@
 #include "session.h"
 #include "flight.h"
 #include "gtsc.skel.h" /* after session.h: it needs gtsc_shared.h */
+#include "log.h"
 #include "opts.h"
 #include "strbuf.h"
 #include "syscall_capture.h"
@@ -39,6 +40,7 @@ struct gtsc_session {
 	struct gtsc_chan_counters *percpu; /* scratch: one map value for every CPU */
 	__u64 *last_dropped;		   /* [channel * nr_cpus + cpu] at the previous poll */
 	__u64 last_poll_ns;
+	__u64 start_ns; /* the first start: where a trace of the session begins */
 	int nr_cpus;
 	struct gtsc_flight_map flight;
 	__u64 *flight_cursor; /* per flight region: where a consuming read resumes */
@@ -55,15 +57,11 @@ static const char *const class_channel[GTSC_CLASS_MAX] = {
 __attribute__((format(printf, 3, 4))) static void slog(const struct gtsc_session *s,
 						       enum gtsc_log_level lvl, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
-	if (!s->opts.log)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	gtsc_vlog(s->opts.log, s->opts.log_ctx, lvl, fmt, ap);
 	va_end(ap);
-	s->opts.log(s->opts.log_ctx, lvl, msg);
 }
 
 static __u64 now_ns(void)
@@ -181,19 +179,10 @@ static void setup_routes(struct gtsc_session *s)
 	for (int c = 0; c < GTSC_CLASS_MAX; c++) {
 		int id = gtsc_channels__find(&s->chans, class_channel[c]);
 		struct gtsc_class_route *r = (struct gtsc_class_route *)&ro->gtsc_routes[c];
-		const struct gtsc_channel *ch;
 
 		if (id < 0)
 			continue; /* a class nothing records (funcs without -k) */
-		ch = &s->chans.ch[id];
-		r->channel = ch->id;
-		r->ring_base = ch->ring_base;
-		r->percpu = !ch->spec.global;
-		r->wake_bytes = ch->spec.sub_size; /* a discard channel's sub-buffer (channel.h) */
-		r->mode = ch->spec.mode;
-		r->flight_base = ch->flight_base;
-		r->flight_slots = ch->region_slots;
-		r->head_base = ch->head_base;
+		gtsc_channel__route(&s->chans.ch[id], r);
 	}
 	ro->gtsc_self_tgid = getpid();
 	ro->gtsc_void_arg_direct = s->feat.has[GTSC_FEAT_TP_BTF_VOID_ARG];
@@ -483,6 +472,8 @@ int gtsc_session__attach(struct gtsc_session *s)
 int gtsc_session__start(struct gtsc_session *s)
 {
 	s->last_poll_ns = now_ns();
+	if (!s->start_ns)
+		s->start_ns = s->last_poll_ns;
 	__atomic_store_n(&s->skel->bss->gtsc_on, 1, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -740,6 +731,16 @@ const struct gtsc_source_plan *gtsc_session__plan(const struct gtsc_session *s)
 struct gtsc_sink *gtsc_session__sink(const struct gtsc_session *s)
 {
 	return s->sink;
+}
+
+struct bpf_object *gtsc_session__object(const struct gtsc_session *s)
+{
+	return s->skel->obj;
+}
+
+__u64 gtsc_session__start_ns(const struct gtsc_session *s)
+{
+	return s->start_ns;
 }
 
 bool gtsc_session__recording(const struct gtsc_session *s)

@@ -85,6 +85,10 @@ int gtsc_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_
 			      struct gtsc_channel_spec *specs);
 /* The sink given to open (gtsc_session__open's: its callback sink). */
 struct gtsc_sink *gtsc_session__sink(const struct gtsc_session *s);
+/* The loaded BPF object (its gtsc_printf formats: printf_fmt.h). */
+struct bpf_object *gtsc_session__object(const struct gtsc_session *s);
+/* CLOCK_MONOTONIC of the first start, 0 before it. */
+__u64 gtsc_session__start_ns(const struct gtsc_session *s);
 /* Between start and stop. */
 bool gtsc_session__recording(const struct gtsc_session *s);
 /* Waits up to TIMEOUT_MS, drains all rings, reports new drops as records. */

@@ -5,37 +5,26 @@
  * attach, start, stop and destroy are session.c's functions themselves.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include "cb_sink.h"
+#include "log.h"
 #include "opts.h"
 #include "session.h"
 #include "session_trace.h"
 #include "sink_file.h"
 
-_Static_assert((int)GTSC_SOURCE_SYSCALLS == GTSC_SRC_SYSCALLS && (int)GTSC_SOURCE_KMEM == GTSC_SRC_KMEM,
+_Static_assert((int)GTSC_SOURCE_SYSCALLS == GTSC_SRC_SYSCALLS &&
+		       (int)GTSC_SOURCE_KMEM == GTSC_SRC_KMEM,
 	       "public source bits are the engine's");
 _Static_assert((int)GTSC_CHANNEL_DISCARD == GTSC_MODE_DISCARD &&
 		       (int)GTSC_CHANNEL_OVERWRITE == GTSC_MODE_OVERWRITE,
 	       "public channel modes are the engine's");
 
-__attribute__((format(printf, 2, 3))) static void opts_log(const struct gtsc_session_opts *o,
-							   const char *fmt, ...)
-{
-	gtsc_log_fn log = OPTS_GET(o, log, NULL);
-	char msg[256];
-	va_list ap;
-
-	if (!log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log(OPTS_GET(o, log_ctx, NULL), GTSC_LOG_WARN, msg);
-}
+#define opts_log(o, ...)                                                                           \
+	gtsc_log(OPTS_GET(o, log, NULL), OPTS_GET(o, log_ctx, NULL), GTSC_LOG_WARN, __VA_ARGS__)
 
 /* One public channel override into the engine's spec; WHY gets a sentence. */
 static int channel_spec(const struct gtsc_channel_opts *c, struct gtsc_channel_spec *sp, char *why,
@@ -140,7 +129,7 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts)
 	return s;
 }
 
-/* Consume after stop: every record left in the rings, then the flight channels from their cursors. */
+/* After stop: every record left in the rings, then the flight channels from their cursors. */
 static int consume_stopped(struct gtsc_session *s, struct gtsc_cb_sink *cs, int timeout_ms)
 {
 	__u32 n = gtsc_session__channels(s)->nr_flight_heads;
@@ -246,7 +235,10 @@ int gtsc_session__snapshot(struct gtsc_session *s, const char *path)
 	if (!fs)
 		return -errno;
 	gtsc_trace_meta__build(&m, s);
-	strbuf_addf(&m.meta, "tool=libgtsc\n");
+	strbuf_addf(&m.meta, "tool=libgtsc\ncmdline=%s\n", program_invocation_name);
+	if (gtsc_session__start_ns(s)) /* the reader takes a key's last value */
+		strbuf_addf(&m.meta, "start_ns=%llu\n",
+			    (unsigned long long)gtsc_session__start_ns(s));
 	err = gtsc_trace_meta__write(&m, fs);
 	err = err ?: snapshot_records(s, fs, &tr);
 	if (err)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "session_trace.h"
 #include "metadata.h"
+#include "printf_fmt.h"
 #include "sink_file.h"
 #include "syscall_decode.h"
 
@@ -28,6 +29,8 @@ void gtsc_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s)
 	gtsc_sources__describe(gtsc_session__plan(s), &m->feat);
 	gtsc_trace__channels(gtsc_session__channels(s), &m->chans);
 	gtsc_meta__event_formats(f->tracefs, event_formats, &m->fmt);
+	/* none found (or unreadable): printf records show their format id */
+	gtsc_printf__collect(gtsc_session__object(s), &m->printf);
 }
 
 int gtsc_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sink *fs)
@@ -38,7 +41,7 @@ int gtsc_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sin
 	} chunks[] = {
 		{ GTSC_CHUNK_META, &m->meta },	   { GTSC_CHUNK_FEATURES, &m->feat },
 		{ GTSC_CHUNK_CHANNELS, &m->chans }, { GTSC_CHUNK_SYSCALLS, &m->sys },
-		{ GTSC_CHUNK_EVENT_FORMATS, &m->fmt },
+		{ GTSC_CHUNK_EVENT_FORMATS, &m->fmt }, { GTSC_CHUNK_PRINTF, &m->printf },
 	};
 	int err = 0;
 
@@ -57,6 +60,7 @@ void gtsc_trace_meta__free(struct gtsc_trace_meta *m)
 	strbuf_free(&m->chans);
 	strbuf_free(&m->sys);
 	strbuf_free(&m->fmt);
+	strbuf_free(&m->printf);
 }
 
 void gtsc_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb)
@@ -95,15 +99,17 @@ void gtsc_trace__flight(struct strbuf *out, const struct gtsc_channels *ch,
 	char id[16], cpu[16];
 
 	for (int i = 0; i < n; i++) {
+		const char *name = id;
+
 		snprintf(id, sizeof(id), "%u", fl[i].channel);
+		if (ch && fl[i].channel < (__u32)ch->n)
+			name = ch->ch[fl[i].channel].spec.name;
 		if (fl[i].cpu == GTSC_FLIGHT_ALL_CPUS)
 			snprintf(cpu, sizeof(cpu), "all");
 		else
 			snprintf(cpu, sizeof(cpu), "%u", fl[i].cpu);
-		strbuf_addf(out, "flight\t%s\t%s\t%llu\t%llu\t%llu\t%llu\n",
-			    ch && fl[i].channel < (__u32)ch->n ? ch->ch[fl[i].channel].spec.name : id,
-			    cpu, (unsigned long long)fl[i].written,
-			    (unsigned long long)fl[i].retained, (unsigned long long)fl[i].overwritten,
-			    (unsigned long long)fl[i].torn);
+		strbuf_addf(out, "flight\t%s\t%s\t%llu\t%llu\t%llu\t%llu\n", name, cpu,
+			    (unsigned long long)fl[i].written, (unsigned long long)fl[i].retained,
+			    (unsigned long long)fl[i].overwritten, (unsigned long long)fl[i].torn);
 	}
 }

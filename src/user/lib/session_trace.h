@@ -20,6 +20,7 @@ struct gtsc_trace_meta {
 	struct strbuf chans; /* CHANNELS lines */
 	struct strbuf sys;   /* the syscall table */
 	struct strbuf fmt;   /* tracefs formats of the events (flag tables) */
+	struct strbuf printf; /* gtsc_printf formats of the programs (empty: none print) */
 };
 
 void gtsc_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s);

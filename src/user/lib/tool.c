@@ -8,7 +8,6 @@
  * record class.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include "cb_sink.h"
 #include "channel.h"
+#include "log.h"
 #include "opts.h"
 #include "printf_fmt.h"
 #include "strbuf.h"
@@ -43,19 +43,7 @@ struct gtsc_tool {
 	void *log_ctx;
 };
 
-__attribute__((format(printf, 2, 3))) static void tlog(const struct gtsc_tool *t, const char *fmt,
-						       ...)
-{
-	char msg[256];
-	va_list ap;
-
-	if (!t->log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	t->log(t->log_ctx, GTSC_LOG_WARN, msg);
-}
+#define tlog(t, ...) gtsc_log((t)->log, (t)->log_ctx, GTSC_LOG_WARN, __VA_ARGS__)
 
 /* Offset of global VAR in data section SEC (".rodata", ".bss"), or -ENOENT. */
 static long var_offset(struct bpf_object *obj, const char *sec, const char *var)
@@ -97,15 +85,8 @@ static int configure(struct gtsc_tool *t)
 		tlog(t, "the BPF object has no gtsc channel globals: link it with channel.bpf.o");
 		return -ENOENT;
 	}
-	for (int c = 0; c < GTSC_CLASS_MAX; c++) {
-		struct gtsc_class_route *r = (void *)(data + routes) + c * sizeof(*r);
-
-		*r = (struct gtsc_class_route){ .channel = ch->id,
-						.ring_base = ch->ring_base,
-						.percpu = !ch->spec.global,
-						.mode = GTSC_MODE_DISCARD,
-						.wake_bytes = ch->spec.sub_size };
-	}
+	for (int c = 0; c < GTSC_CLASS_MAX; c++)
+		gtsc_channel__route(ch, (struct gtsc_class_route *)(data + routes) + c);
 	*(__u32 *)(data + self) = getpid();
 	*(__u32 *)(data + filter) = t->nr_pids > 0;
 	bpf_map__set_max_entries(rings, t->chans.nr_rings);
