@@ -90,5 +90,6 @@ storm_record() {
 	rm -f "$TEST_TMP/go"
 	wait $spid
 	wait $rpid
-	check "$test/record-exit" "record failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+	rc=$?
+	check "$test/record-exit" "record failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 }

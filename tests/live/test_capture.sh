@@ -17,7 +17,8 @@ path=$TEST_TMP/capture-$$-path
 rc=$?
 check capture/record-exit "record exited $rc: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --json > "$TEST_TMP/j" 2> "$TEST_TMP/rerr"
-check capture/report-exit "report failed: $(head -c 300 "$TEST_TMP/rerr")" [ $? = 0 ]
+rc=$?
+check capture/report-exit "report failed: $(head -c 300 "$TEST_TMP/rerr")" [ $rc = 0 ]
 sed 's/[a-z]*=//g' "$TEST_TMP/out" > "$TEST_TMP/vals" # no <(...): the VM has no /dev/fd
 read -r port pid alias < "$TEST_TMP/vals"
 P="\"pid\":$pid,"
@@ -83,7 +84,8 @@ check capture/execve "execve's filename and argv are not captured" \
 # -s 5: the limit is exact ("hello" whole, no flag) and cuts the rest.
 "$GTSC" record -q -s 5 -e syscalls=write,read,pread64 -o "$TEST_TMP/s.gtsc" --no-compress \
 	-- "$WORKLOADS/capload" files "$path" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
-check capture/s5-exit "record -s 5 failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+rc=$?
+check capture/s5-exit "record -s 5 failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/s.gtsc" --json > "$TEST_TMP/js"
 check capture/s5-cut "-s 5: the 100-byte write is not cut to \"captu\"" \
 	has_line "$TEST_TMP/js" "$ENTER" '"count":100}' "$(item 1 buf 1 0 5)\"hex\":\"6361707475\"}"

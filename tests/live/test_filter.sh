@@ -9,14 +9,16 @@ quiet=$!
 ( while :; do cat /proc/self/stat > /dev/null; done ) &
 noisy=$!
 "$GTSC" record -q -e syscalls,kmem -p $quiet -d 1 -o "$TEST_TMP/p.gtsc" 2> "$TEST_TMP/err"
-check filter/record-exit "record -p failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+rc=$?
+check filter/record-exit "record -p failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/p.gtsc" --json > "$TEST_TMP/j"
 others=$(grep -v '"event":"trace_info"' "$TEST_TMP/j" | grep -vc "\"pid\":$quiet,")
 check filter/pid-only "$others events from processes other than $quiet" [ "$others" = 0 ]
 "$GTSC" record -q -e syscalls -a -d 1 -o "$TEST_TMP/a.gtsc" 2> "$TEST_TMP/err" &
 rec=$!
 wait $rec
-check filter/all-exit "record -a failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+rc=$?
+check filter/all-exit "record -a failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/a.gtsc" --json > "$TEST_TMP/ja"
 n=$(count_lines "$TEST_TMP/ja" "\"pid\":$noisy,")
 m=$(count_lines "$TEST_TMP/ja" "\"pid\":$rec,")

@@ -4,7 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 
 "$GTSC" record -q -e syscalls -o "$TEST_TMP/t.gtsc" -- "$WORKLOADS/forker" 3 5 > "$TEST_TMP/out" 2> "$TEST_TMP/err"
-check follow/record-exit "record failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+rc=$?
+check follow/record-exit "record failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --json > "$TEST_TMP/j"
 n=0
 for c in $(sed -n 's/^child=//p' "$TEST_TMP/out"); do

@@ -7,7 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 
 "$GTSC" record -q -e kmem -o "$TEST_TMP/t.gtsc" -- "$WORKLOADS/sysload" "$TEST_TMP/f" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
-check kmem/record-exit "record failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+rc=$?
+check kmem/record-exit "record failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --json > "$TEST_TMP/j"
 pid=$(sed -n 's/^pid=\([0-9]*\).*/\1/p' "$TEST_TMP/out")
 P="\"pid\":$pid,"

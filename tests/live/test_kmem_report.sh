@@ -13,11 +13,13 @@ ROUNDS=50
 echo g > "$TEST_TMP/go"
 "$GTSC" record -q -e kmem -o "$TEST_TMP/t.gtsc" -- "$WORKLOADS/kmem_load" "$TEST_TMP/f" $ROUNDS \
 	< "$TEST_TMP/go" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
-check $T/record "record failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+rc=$?
+check $T/record "record failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 pid=$(sed -n 's/^pid=//p' "$TEST_TMP/out")
 
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --kmem --all -n 0 > "$TEST_TMP/txt" 2> "$TEST_TMP/rerr"
-check $T/runs "report --kmem --all failed: $(head -c 300 "$TEST_TMP/rerr")" [ $? = 0 ]
+rc=$?
+check $T/runs "report --kmem --all failed: $(head -c 300 "$TEST_TMP/rerr")" [ $rc = 0 ]
 line=$(grep ' alloc_pipe_info+0x' "$TEST_TMP/txt" | head -1)
 # call site, kind, allocs, frees, bytes_req, bytes_alloc, avg, frag, x-cpu, x-cpu%, failed
 echo "# $line"

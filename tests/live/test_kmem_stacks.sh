@@ -10,9 +10,11 @@
 
 T=kmem-stacks
 "$GTSC" record -q -e kmem --stacks -o "$TEST_TMP/t.gtsc" -- "$WORKLOADS/sysload" "$TEST_TMP/f" > /dev/null 2> "$TEST_TMP/err"
-check $T/record "record --stacks failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+rc=$?
+check $T/record "record --stacks failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --kmem --folded > "$TEST_TMP/bytes" 2> "$TEST_TMP/rerr"
-check $T/folded "report --folded failed: $(head -c 300 "$TEST_TMP/rerr")" [ $? = 0 ]
+rc=$?
+check $T/folded "report --folded failed: $(head -c 300 "$TEST_TMP/rerr")" [ $rc = 0 ]
 check $T/pipe-stack "no folded stack through do_pipe2 and alloc_pipe_info" \
 	has_line "$TEST_TMP/bytes" "do_pipe2;" "alloc_pipe_info;"
 check $T/no-bpf-frames "the recorder's frames are in the stacks" \

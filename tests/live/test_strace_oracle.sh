@@ -35,7 +35,8 @@ rc=$?
 check strace-oracle/runs "workload under strace exited $src, record exited $rc: $(head -c 300 "$TEST_TMP/err")" \
 	[ "$src.$rc" = 0.0 ]
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --syscalls --no-arg-names > "$TEST_TMP/gtsc.out" 2> "$TEST_TMP/rerr"
-check strace-oracle/report "report failed: $(head -c 300 "$TEST_TMP/rerr")" [ $? = 0 ]
+rc=$?
+check strace-oracle/report "report failed: $(head -c 300 "$TEST_TMP/rerr")" [ $rc = 0 ]
 
 # canon TOOL FILE MAP: one line per call, "thread<TAB>name<TAB>args (\037 separated)<TAB>ret";
 # MAP gets "tid P<n>" lines.

@@ -26,9 +26,11 @@ hide_sysfs_kernel() {
 W=$WORKLOADS/oracle
 mkdir -p "$TEST_TMP/w"
 "$GTSC" record -q -e syscalls -o "$TEST_TMP/t.gtsc" -- "$W" "$TEST_TMP/w" > /dev/null 2> "$TEST_TMP/err"
-check syscall-report/record "record exited $?: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
+rc=$?
+check syscall-report/record "record exited $rc: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --syscalls > "$TEST_TMP/out" 2> "$TEST_TMP/rerr"
-check syscall-report/exit "report failed: $(head -c 300 "$TEST_TMP/rerr")" [ $? = 0 ]
+rc=$?
+check syscall-report/exit "report failed: $(head -c 300 "$TEST_TMP/rerr")" [ $rc = 0 ]
 check syscall-report/header-tracefs "the header does not say the tracefs table and decode tables v1" \
 	has_line "$TEST_TMP/out" '# syscall table: tracefs' 'decode tables: v1 (trace recorded with v1)'
 check syscall-report/names "no openat with named, decoded arguments" \

@@ -9,7 +9,8 @@ path=$TEST_TMP/unique-$$-file
 rc=$?
 check syscalls/record-exit "record exited $rc: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --json > "$TEST_TMP/j" 2> "$TEST_TMP/rerr"
-check syscalls/report-exit "report failed: $(head -c 300 "$TEST_TMP/rerr")" [ $? = 0 ]
+rc=$?
+check syscalls/report-exit "report failed: $(head -c 300 "$TEST_TMP/rerr")" [ $rc = 0 ]
 
 read -r pid p b fd w < <(sed 's/[a-z]*=//g' "$TEST_TMP/out")
 P="\"pid\":$pid,"
