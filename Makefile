@@ -152,7 +152,7 @@ $(OUTPUT)/tests/live/%: tests/live/%.c | $(OUTPUT)/tests/live
 	$(call msg,WORKLOAD,$@)
 	$(Q)$(CC) -O1 -g -static $(WARN) -Iinclude $< -o $@
 
-.PHONY: unit-bins live-bins deps test test-unit test-live bench clean vmlinux demo
+.PHONY: unit-bins live-bins deps test test-unit test-live test-vm bench clean vmlinux demo
 unit-bins: $(UNIT_BINS)
 live-bins: $(LIVE_BINS)
 
@@ -164,6 +164,11 @@ test: gtsc-bpf unit-bins live-bins
 
 test-unit: unit-bins
 	$(Q)tests/run.sh unit
+
+# The live tests inside Debian's 6.1 and 6.12 kernels under qemu, with the
+# same static binary (tests/vm/README.md); part of `make test` too.
+test-vm: live-bins
+	$(Q)tests/run.sh vm
 
 test-live: gtsc-bpf live-bins
 	$(Q)tests/run.sh live
