@@ -178,7 +178,9 @@ demo:
 	$(Q)scripts/deps.sh build
 	$(Q)$(MAKE) gtsc-bpf
 	$(Q)./gtsc-bpf record -o demo.gtsc -- tar czf /tmp/gtsc-demo.tgz /usr/share/doc/bash
-	$(Q)./gtsc-bpf report -i demo.gtsc | head -40
+	$(Q)./gtsc-bpf report -i demo.gtsc | head -20
+	$(Q)./gtsc-bpf report -i demo.gtsc --syscalls -T | head -25
+	$(Q)./gtsc-bpf report -i demo.gtsc --kmem -n 5 | head -40
 
 bench: gtsc-bpf
 	$(Q)bench/run.sh
