@@ -515,13 +515,12 @@ static __always_inline bool sys_exit_capture(struct pt_regs *regs, bool raw_regs
 	return true;
 }
 
-static __always_inline int sys_exit_plain(long nr, long ret)
+/* The caller has decided the task is traced. */
+static __always_inline int sys_exit_write(long nr, long ret)
 {
 	struct gtsc_rec_sys_exit *e;
 	struct gtsc_slot s;
 
-	if (!gtsc_wanted())
-		return 0;
 	if (!gtsc_reserve(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_EXIT, sizeof(*e)))
 		return 0;
 	e = s.rec;
@@ -539,7 +538,7 @@ static __always_inline int sys_exit_flagged(struct pt_regs *regs, bool raw_regs,
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 	struct cap_pending *p = NULL;
-	bool done = false;
+	bool done = false, wanted;
 
 	if (f & GTSC_SYS_SKIP)
 		return 0;
@@ -551,11 +550,13 @@ static __always_inline int sys_exit_flagged(struct pt_regs *regs, bool raw_regs,
 		bpf_map_delete_elem(&gtsc_cap_pending, &tid);
 		p = NULL;
 	}
-	if ((p || (f & GTSC_SYS_CAP_EXIT)) && gtsc_wanted())
+	/* The filter runs once: a call captured nothing still gets its plain record. */
+	wanted = gtsc_wanted();
+	if (wanted && (p || (f & GTSC_SYS_CAP_EXIT)))
 		done = sys_exit_capture(regs, raw_regs, p, nr, ret, f);
 	if (p)
 		bpf_map_delete_elem(&gtsc_cap_pending, &tid);
-	return done ? 0 : sys_exit_plain(nr, ret);
+	return done || !wanted ? 0 : sys_exit_write(nr, ret);
 }
 
 static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, long nr, long ret)
@@ -564,7 +565,9 @@ static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, lo
 
 	if (f)
 		return sys_exit_flagged(regs, raw_regs, nr, ret, f);
-	return sys_exit_plain(nr, ret);
+	if (!gtsc_wanted())
+		return 0;
+	return sys_exit_write(nr, ret);
 }
 
 SEC("tp_btf/sys_enter")
