@@ -4,7 +4,7 @@
 # saved in the trace and named by its symbols, so that report --kmem
 # --folded prints flamegraph.pl's input: pipe2's pipe_buffer kcalloc under
 # do_pipe2 -> alloc_pipe_info, the recorder's own BPF frames left out, the
-# weights summing to the allocations (count) made.  Without --stacks there
+# weights summing to the allocations (count) made, every one with its stack.  Without --stacks there
 # is nothing to fold, and --stacks needs kmem.
 . "$(dirname "$0")/lib.sh"
 
@@ -28,9 +28,9 @@ ka=$(json_field "$s" kmalloc_allocs)
 ca=$(json_field "$s" cache_allocs)
 pa=$(json_field "$s" page_allocs)
 allocs=$((${ka:-0} + ${ca:-0} + ${pa:-0}))
-# a stack that collides with another in the map gets no id: nearly all, not all
-check_expr $T/weights "folded counts sum to $folded of $allocs allocations" \
-	'[ "$folded" -le "$allocs" ] && [ $((folded * 10)) -ge $((allocs * 9)) ]'
+check $T/weights "folded counts sum to $folded of $allocs allocations" [ "$folded" = "$allocs" ]
+check $T/every-stack "allocations recorded without a stack: $(grep '^\[no stack\]' "$TEST_TMP/count")" \
+	[ "$(grep -c '^\[no stack\]' "$TEST_TMP/count")" = 0 ]
 
 "$GTSC" record -q -e kmem -o "$TEST_TMP/n.gtsc" -- "$WORKLOADS/sysload" "$TEST_TMP/f" > /dev/null 2>&1
 "$GTSC" report -i "$TEST_TMP/n.gtsc" --kmem --folded > /dev/null 2> "$TEST_TMP/nerr"

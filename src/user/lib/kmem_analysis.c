@@ -224,8 +224,11 @@ static int count_stack(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc
 	struct kmem_stack_use *s;
 	bool added;
 
-	if (!id)
+	if (!id) {
+		a->res.unstacked.allocs++;
+		a->res.unstacked.bytes_alloc += r->bytes_alloc;
 		return 0;
+	}
 	s = table_get(&a->stacks, id, &added);
 	if (!s)
 		return -ENOMEM;

@@ -122,6 +122,7 @@ struct kmem_results {
 	__u64 err_count[KMEM_ERR_MAX][KMEM_KINDS]; /* by class and allocation kind */
 	const struct kmem_stack_use *stacks;
 	size_t nr_stacks;
+	struct kmem_stack_use unstacked; /* allocations recorded without a stack */
 	size_t live_objects; /* at the end */
 	size_t table_slots;  /* object table size: the analysis' memory */
 };

@@ -88,7 +88,7 @@ int kmem_stacks__print_folded(const struct gtsc_reader *r, const struct kmem_res
 
 	if (!res->nr_stacks)
 		return -ENODATA;
-	f = calloc(res->nr_stacks, sizeof(*f));
+	f = calloc(res->nr_stacks + 1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	for (; n < res->nr_stacks; n++) {
@@ -100,6 +100,13 @@ int kmem_stacks__print_folded(const struct gtsc_reader *r, const struct kmem_res
 			err = -ENOMEM;
 			break;
 		}
+	}
+	/* a full stack map or a fifth nesting level: shown, so the weights add up */
+	if (!err && res->unstacked.allocs) {
+		f[n].stack = strdup("[no stack]");
+		f[n].weight = weight == KMEM_FOLD_COUNT ? res->unstacked.allocs :
+							  res->unstacked.bytes_alloc;
+		err = f[n++].stack ? 0 : -ENOMEM;
 	}
 	if (!err)
 		err = print_merged(f, n, out);

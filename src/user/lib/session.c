@@ -679,26 +679,27 @@ __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
 	return total;
 }
 
+/* The map is keyed by the frames themselves, zero-padded, and holds the id. */
 int gtsc_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx)
 {
 	const struct bpf_map *map = s->skel->maps.gtsc_kmem_stacks;
-	size_t depth = bpf_map__value_size(map) / sizeof(__u64);
-	__u64 *ips = calloc(depth, sizeof(*ips));
-	__u32 key, next;
+	size_t depth = bpf_map__key_size(map) / sizeof(__u64);
+	__u64 *ips = calloc(2 * depth, sizeof(*ips));
+	__u64 *next = ips + depth;
 	int err = ips ? 0 : -ENOMEM;
 
-	for (__u32 *prev = NULL; !err; prev = &key) {
+	for (__u64 *prev = NULL; !err; prev = ips) {
 		size_t n = 0;
+		__u32 id;
 
-		if (bpf_map__get_next_key(map, prev, &next, sizeof(next)))
+		if (bpf_map__get_next_key(map, prev, next, depth * sizeof(*ips)))
 			break; /* ENOENT: the last one */
-		key = next;
-		if (bpf_map__lookup_elem(map, &key, sizeof(key), ips, depth * sizeof(*ips), 0))
+		memcpy(ips, next, depth * sizeof(*ips));
+		if (bpf_map__lookup_elem(map, ips, depth * sizeof(*ips), &id, sizeof(id), 0))
 			continue;
 		while (n < depth && ips[n])
 			n++;
-		/* records hold the id + 1, 0 meaning no stack */
-		err = fn(ctx, "kmem", key + 1, ips, n);
+		err = fn(ctx, "kmem", id, ips, n);
 	}
 	free(ips);
 	return err;
