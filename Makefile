@@ -117,7 +117,7 @@ install: gtsc-bpf lib $(OUTPUT)/bpf/channel.bpf.o
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(INSTALL_INC) $(INSTALL_LIB)/pkgconfig $(INSTALL_LIB)/gtsc
 	$(Q)install -m 755 gtsc-bpf $(DESTDIR)$(PREFIX)/bin/gtsc-bpf
-	$(Q)install -m 644 include/gtsc/gtsc.h include/gtsc/records.h include/gtsc/file.h \
+	$(Q)install -m 644 $(wildcard include/gtsc/*.h) \
 		src/bpf/gtsc.bpf.h src/bpf/gtsc_shared.h vmlinux/$(ARCH)/vmlinux.h $(INSTALL_INC)/
 	$(Q)install -m 644 $(LIBGTSC) $(INSTALL_LIB)/libgtsc.a
 	$(Q)install -m 755 $(LIBGTSC_SO) $(INSTALL_LIB)/

@@ -300,4 +300,10 @@ GTSC_API void gtsc_reader__close(struct gtsc_reader *r);
 }
 #endif
 
+/* The rest of the API, one file per area (each includes this one). */
+#include "record.h"   /* recording a session into a trace file */
+#include "control.h"  /* runtime control of named sessions; kernel features */
+#include "syscalls.h" /* decoding syscall records */
+#include "kmem.h"     /* kmem analysis */
+
 #endif /* __GTSC_GTSC_H */

@@ -29,8 +29,8 @@ done
 check library/install "make install: missing$missing; $(tail -c 300 "$TEST_TMP/install")" \
 	[ -z "$missing" ]
 
-# The exported symbols are exactly the functions gtsc.h marks GTSC_API.
-grep -o '^GTSC_API [^(]*(' "$D/usr/include/gtsc/gtsc.h" | awk '{ sub(/\($/, ""); sub(/.*[ *]/, ""); print }' |
+# The exported symbols are exactly the functions the public headers mark GTSC_API.
+cat "$D"/usr/include/gtsc/*.h | grep -o '^GTSC_API [^(]*(' | awk '{ sub(/\($/, ""); sub(/.*[ *]/, ""); print }' |
 	sort > "$TEST_TMP/api"
 nm -D --defined-only "$D/usr/lib/libgtsc.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
 	sort > "$TEST_TMP/exported"
