@@ -18,6 +18,8 @@
 # time.
 #
 # Knobs: KMEM_SECS=4 KMEM_LONG=4 KMEM_JOBS=2 KMEM_RUNS=3 KMEM_TMP=dir
+# KMEM_REUSE=1 with KMEM_TMP: analyse the traces a previous run left in
+# KMEM_TMP again instead of recording new ones (to compare builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -126,9 +128,13 @@ need perf
 need /usr/bin/time
 mkdir -p "$OUT"
 cc -O2 -Wall -D_GNU_SOURCE -o "$LOAD" tests/live/kmem_load.c
-echo "# recording: $JOBS kmem_load jobs for $SECS s and for $((SECS * LONG)) s"
-record short "$SECS"
-record long $((SECS * LONG))
+if [ -n "${KMEM_REUSE:-}" ] && [ -n "${KMEM_TMP:-}" ] && [ -s "$TMP/long.raw.gtsc" ]; then
+	echo "# reusing the traces in $TMP"
+else
+	echo "# recording: $JOBS kmem_load jobs for $SECS s and for $((SECS * LONG)) s"
+	record short "$SECS"
+	record long $((SECS * LONG))
+fi
 
 for name in short long; do
 	ge=$(gtsc_events "$TMP/$name.gtsc")

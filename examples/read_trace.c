@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * read_trace FILE.gtsc: every record of a trace, one line each, in time
- * order, with the reader API's decode helpers; then the record count.
+ * order, with the reader API's decode helpers; then the record count and
+ * each channel's counts (what the trace lacks: drops).
  *   cc read_trace.c $(pkg-config --cflags --libs --static gtsc)
  */
 #include <errno.h>
@@ -43,6 +44,20 @@ static void details(struct gtsc_reader *r, const struct gtsc_rec_hdr *h)
 	}
 }
 
+/* The trailer's counts per channel: a trace whose recorder was killed has none. */
+static void channel_counts(const struct gtsc_reader *r)
+{
+	GTSC_OPTS(gtsc_reader_channel, ch);
+
+	if (!gtsc_reader__has_counts(r)) {
+		printf("# no counts: the recording did not end cleanly\n");
+		return;
+	}
+	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++)
+		printf("# channel %s: %llu written, %llu dropped\n", ch.name,
+		       (unsigned long long)ch.written, (unsigned long long)ch.dropped);
+}
+
 int main(int argc, char **argv)
 {
 	char err[256] = "";
@@ -72,6 +87,7 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 	printf("records: %llu\n", (unsigned long long)gtsc_reader__count(r));
+	channel_counts(r);
 	if (gtsc_reader__truncated(r))
 		fprintf(stderr, "read_trace: %s\n", gtsc_reader__damage(r));
 	n = n < 0 ? 1 : gtsc_reader__truncated(r) ? 3 : 0;

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BUILD_PKGS="clang llvm make gcc libc6-dev libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev pkg-config"
+BUILD_PKGS="clang llvm make gcc libc6-dev libbpf-dev bpftool libelf-dev zlib1g-dev liblz4-dev libzstd-dev pkg-config"
 # strace/perf/bpftrace/trace-cmd: oracles and benchmark peers; qemu, busybox,
 # bash-static, cpio: the VM lane.
 TEST_PKGS="strace linux-perf bpftrace trace-cmd jq qemu-system-x86 busybox-static bash-static cpio"

@@ -26,7 +26,8 @@
 
 #define GTSC_FILE_MAGIC "GTSCBPF" /* 8 bytes with the NUL */
 #define GTSC_FILE_VERSION_MAJOR 1
-#define GTSC_FILE_VERSION_MINOR 0
+/* 1: DATA chunks may be LZ4 (GTSC_CHUNK_LZ4); 1.0 readers take them for damage */
+#define GTSC_FILE_VERSION_MINOR 1
 #define GTSC_CHUNK_MAGIC 0x4b484347u /* "GCHK" little endian */
 #define GTSC_CHUNK_MAX_LEN (64u << 20) /* longer is corruption, not data */
 
@@ -67,7 +68,15 @@ enum gtsc_chunk_type {
 enum gtsc_chunk_flags {
 	GTSC_CHUNK_ZLIB = 1 << 0,      /* stored bytes are a zlib stream of raw_len bytes */
 	GTSC_CHUNK_ROUND_END = 1 << 1, /* DATA: last chunk of a drain round */
+	GTSC_CHUNK_LZ4 = 1 << 8,       /* stored bytes are one LZ4 block of raw_len bytes (1.1) */
 };
+
+/*
+ * Bits that name how the stored bytes are encoded: a reader refuses a chunk
+ * with one it does not know (a newer codec) instead of calling it damaged.
+ * Other unknown flags are hints it may ignore.
+ */
+#define GTSC_CHUNK_CODEC_MASK (GTSC_CHUNK_ZLIB | 0xff00u)
 
 struct gtsc_chunk_hdr {
 	__u32 magic;   /* GTSC_CHUNK_MAGIC */

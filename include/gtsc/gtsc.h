@@ -29,6 +29,7 @@
 #include <string.h>
 #include <linux/types.h>
 #include "records.h"
+#include "file.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -117,9 +118,37 @@ struct gtsc_session_opts {
 	bool allow_missing; /**< record what this kernel allows instead of failing */
 	gtsc_log_fn log;    /**< NULL: silent; errors still return -errno */
 	void *log_ctx;
+	/*
+	 * Since GTSC_0.2: the rest of what `gtsc-bpf record` sets, in the
+	 * strings its options take.  A string that does not parse fails open
+	 * with -EINVAL and one sentence through log.
+	 */
+	/** record -e: "syscalls,kmem"; "kmem,syscalls=openat,*stat*,%net" records only
+	 *  those syscalls (names, globs, strace classes, up to the end).  Replaces sources. */
+	const char *events;
+	/** record --channel: "NAME:KEY=VALUE[,...]" with size=, scope=percpu|global,
+	 *  mode=discard|overwrite, sub_size=, nr_sub=; applied after channels */
+	const char *const *channel_specs;
+	size_t nr_channel_specs;
+	__u32 capture_size; /**< bytes of user memory captured per buffer (strace's -s); 0: 32 */
+	bool no_capture;    /**< raw syscall arguments only, no user memory */
+	/** record -k: kernel function patterns, each "a,b*,c%return" (%return adds the
+	 *  return and its latency); resolved by open (-ENOENT: one matches nothing) */
+	const char *const *funcs;
+	size_t nr_funcs;
+	const char *const *comms; /**< only tasks whose comm is one of these (at most 8) */
+	size_t nr_comms;
+	const char *cgroup; /**< only tasks in this cgroup v2 directory or below it */
+	/** "syscall=NAME" (or =NR): a traced task entering NAME counts a trigger, at most
+	 *  once a second (gtsc_session__trigger); needs an overwrite channel and syscalls */
+	const char *snapshot_on;
+	bool kmem_stacks; /**< a kernel stack for each kmem allocation (needs kmem) */
 	size_t : 0;
 };
-#define gtsc_session_opts__last_field log_ctx
+#define gtsc_session_opts__last_field kmem_stacks
+
+/** Most bytes of user memory a syscall record captures per buffer (capture_size). */
+#define GTSC_CAPTURE_MAX 4096
 
 /**
  * @brief Checks permissions and kernel features, loads the BPF programs and
@@ -292,6 +321,115 @@ GTSC_API const char *gtsc_reader__ksym(const struct gtsc_reader *r, __u64 addr, 
  */
 GTSC_API int gtsc_reader__format(const struct gtsc_reader *r, const struct gtsc_rec_hdr *rec,
 				 char *buf, size_t size);
+
+/**
+ * @brief Raw bytes of every chunk of TYPE, concatenated in file order: for
+ * the text chunks file.h describes (GTSC_CHUNK_EVENT_FORMATS, the recording
+ * kernel's tracefs formats, ...).  Valid as long as R; not NUL-terminated.
+ * @return the bytes and *LEN, or NULL and *LEN = 0 if the trace has none
+ */
+GTSC_API const char *gtsc_reader__chunk_text(const struct gtsc_reader *r,
+					     enum gtsc_chunk_type type, size_t *len);
+
+/**
+ * @brief One channel of a trace: how the recorder set it up, and what the
+ * trailer counted for it, summed over its rings.  Set sz (GTSC_OPTS) and
+ * gtsc_reader__channel() fills what both sides know, so the struct grows
+ * only at the end.
+ */
+struct gtsc_reader_channel {
+	size_t sz;
+	__u32 id;	   /**< the channel's number in GTSC_REC_DROPS records */
+	const char *name;  /**< valid as long as the reader */
+	enum gtsc_channel_mode mode;
+	enum gtsc_channel_scope scope; /**< GTSC_SCOPE_PERCPU or GTSC_SCOPE_GLOBAL */
+	__u32 nr_rings;	   /**< rings, or flight regions */
+	__u64 ring_bytes;  /**< bytes per ring or region */
+	__u64 written;	   /**< records the programs wrote (0 without a trailer) */
+	__u64 dropped;	   /**< records lost to a full ring or a fifth nesting level */
+	bool flight;	   /**< an overwrite channel's counts follow (its trailer lines) */
+	__u64 retained;	   /**< records its regions held: those in this file */
+	__u64 overwritten; /**< written - retained */
+	__u64 torn;	   /**< skipped because a writer was changing them */
+	size_t : 0;
+};
+#define gtsc_reader_channel__last_field torn
+
+/**
+ * @brief Channel number IDX (0, 1, ... in the order the trace lists them)
+ * into *CH: loop until it returns -ENOENT.
+ * @return 0, -ENOENT past the last channel, or -EINVAL (CH's sz unknown)
+ */
+GTSC_API int gtsc_reader__channel(const struct gtsc_reader *r, size_t idx,
+				  struct gtsc_reader_channel *ch);
+
+/** @brief As gtsc_reader__channel, by name ("syscalls", "kmem", ...); -ENOENT if absent. */
+GTSC_API int gtsc_reader__channel_by_name(const struct gtsc_reader *r, const char *name,
+					  struct gtsc_reader_channel *ch);
+
+/**
+ * @brief True if the trace has the counts its trailer brings (written,
+ * dropped, overwritten): false for a trace whose recorder was killed, whose
+ * drops are then unknown rather than zero.
+ */
+GTSC_API bool gtsc_reader__has_counts(const struct gtsc_reader *r);
+
+/**
+ * @brief Events the kernel itself skipped (BPF recursion protection: a
+ * program not run because another was running on that CPU), summed over
+ * the trace's programs; 0 without a trailer.  No drop counter sees them.
+ */
+GTSC_API __u64 gtsc_reader__prog_misses(const struct gtsc_reader *r);
+
+/**
+ * @brief A syscall of the recording machine's table, with the argument
+ * types and names its tracefs format (or gtsc's built-in table) gave.
+ * Only the library fills it, and it grows only at the end.
+ */
+struct gtsc_syscall_info {
+	int nr;
+	char name[64];
+	int nr_args; /**< 0 also when the table had no prototype */
+	char arg_type[6][48];
+	char arg_name[6][32];
+};
+
+/** @brief Syscall NR of the trace's table, valid as long as R; NULL if unknown. */
+GTSC_API const struct gtsc_syscall_info *gtsc_reader__syscall(const struct gtsc_reader *r,
+							      int nr);
+
+/**
+ * @brief A probed function (record -k), from the trace's FUNCS chunk; the
+ * strings live as long as the reader.  Only the library fills it, and it
+ * grows only at the end.
+ */
+struct gtsc_func_info {
+	__u32 id; /**< what gtsc_rec_func.func_id holds */
+	const char *name;
+	__u64 addr;
+	bool has_return;      /**< probed on return too (FUNC%return) */
+	const char *ret_kind; /**< how a value prints: "s4", "u8", "p8", "x0" (see file.h) */
+	const char *ret_type; /**< C text; "?" when the recording kernel had no BTF prototype */
+	int nr_args;
+	const char *arg_kind[6];
+	const char *arg_type[6];
+	const char *arg_name[6];
+};
+
+/** @brief Probed function ID, valid as long as R; NULL if unknown. */
+GTSC_API const struct gtsc_func_info *gtsc_reader__func(const struct gtsc_reader *r, __u32 id);
+
+/** @brief Every probed function, sorted by id, *N of them (NULL and 0 if none). */
+GTSC_API const struct gtsc_func_info *gtsc_reader__funcs(const struct gtsc_reader *r, size_t *n);
+
+/**
+ * @brief Frames of kernel stack ID that records of SOURCE ("kmem": struct
+ * gtsc_rec_kmem_alloc.stack_id) name, innermost first, *N of them, from
+ * the trace's STACKS chunk (record --stacks); gtsc_reader__ksym names them.
+ * @return the frames, valid as long as R, or NULL if the trace lacks them
+ */
+GTSC_API const __u64 *gtsc_reader__stack(const struct gtsc_reader *r, const char *source, __u32 id,
+					 size_t *n);
 
 /** @brief Frees R.  NULL is a no-op. */
 GTSC_API void gtsc_reader__close(struct gtsc_reader *r);

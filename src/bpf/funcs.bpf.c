@@ -10,6 +10,7 @@
  * of hundreds.
  */
 #include "gtsc.bpf.h"
+#include "gtsc_stacks.bpf.h"
 
 /* libbpf 1.1 stops at PARM5; x86-64 passes the 6th argument in r9. */
 #ifndef PT_REGS_PARM6
@@ -58,7 +59,7 @@ static __always_inline int func_entry(struct pt_regs *ctx)
 	e->func_id = (__u32)cookie;
 	e->kind = GTSC_FUNC_ENTRY;
 	__builtin_memset(e->__pad, 0, sizeof(e->__pad));
-	e->stack_id = 0; /* no stacks for function probes yet */
+	e->stack_id = gtsc_stack_id(ctx);
 	e->__pad2 = 0;
 	e->ip = bpf_get_func_ip(ctx);
 	e->ret = 0;
@@ -93,7 +94,7 @@ static __always_inline int func_return(struct pt_regs *ctx)
 	e->func_id = (__u32)cookie;
 	e->kind = GTSC_FUNC_RETURN;
 	__builtin_memset(e->__pad, 0, sizeof(e->__pad));
-	e->stack_id = 0; /* no stacks for function probes yet */
+	e->stack_id = 0; /* the hit's stack is on its entry record */
 	e->__pad2 = 0;
 	e->ip = bpf_get_func_ip(ctx);
 	e->ret = PT_REGS_RC(ctx);

@@ -15,6 +15,7 @@
  */
 #include "gtsc.bpf.h"
 #include "core_fixes.bpf.h"
+#include "gtsc_stacks.bpf.h"
 
 #define GTSC_PAGE_SHIFT 12 /* x86: the only arch with a vmlinux.h so far */
 /* x86-64's vmemmap without KASLR (CONFIG_DYNAMIC_MEMORY_LAYOUT off). */
@@ -22,45 +23,6 @@
 
 /* Typeless and weak: resolved from kallsyms when the kernel randomizes it. */
 extern const void vmemmap_base __ksym __weak;
-
-#define GTSC_KMEM_STACK_DEPTH 32 /* frames kept of an allocation's stack */
-
-/*
- * record --stacks: the allocation's kernel stack, stored once per distinct
- * stack, keyed by its frames; records carry its id (from 1, 0 meaning no
- * stack).  Not a STACK_TRACE map: that one keys by a hash of the frames and
- * refuses a second stack landing in a taken bucket, and the stacks of one
- * short run already collide one time in ten, losing every allocation made
- * under one of the two.  Without --stacks the loader shrinks the map to one
- * entry and leaves the flag off.
- */
-struct gtsc_kmem_stack {
-	__u64 ips[GTSC_KMEM_STACK_DEPTH];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct gtsc_kmem_stack);
-	__type(value, __u32);
-} gtsc_kmem_stacks SEC(".maps");
-
-/* One per nesting level (task, softirq, hardirq, NMI), claimed by exchange. */
-struct gtsc_kmem_stack_scratch {
-	__u64 busy;
-	struct gtsc_kmem_stack st;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, GTSC_FLIGHT_NEST);
-	__type(key, __u32);
-	__type(value, struct gtsc_kmem_stack_scratch);
-} gtsc_kmem_stack_scratch SEC(".maps");
-
-__u32 gtsc_kmem_stack_next;
-
-const volatile __u32 gtsc_kmem_stacks_on = 0;
 
 /* kmem_caches already named in this trace (one GTSC_REC_KMEM_CACHE each). */
 struct {
@@ -83,44 +45,6 @@ struct kmem_alloc_args {
 	__s8 migratetype;
 };
 
-static __always_inline __u32 kmem_stack_intern(const struct gtsc_kmem_stack *st)
-{
-	__u32 id = __sync_fetch_and_add(&gtsc_kmem_stack_next, 1) + 1;
-	__u32 *known;
-
-	if (!bpf_map_update_elem(&gtsc_kmem_stacks, st, &id, BPF_NOEXIST))
-		return id;
-	/* another CPU stored it first (the id drawn stays unused), or the map is full */
-	known = bpf_map_lookup_elem(&gtsc_kmem_stacks, st);
-	return known ? *known : 0;
-}
-
-static __always_inline __u32 kmem_stack_id(void *ctx)
-{
-	struct gtsc_kmem_stack_scratch *sc;
-	__u32 *known, id = 0;
-
-	if (!gtsc_kmem_stacks_on)
-		return 0;
-	for (__u32 d = 0; d < GTSC_FLIGHT_NEST; d++) {
-		__u32 key = d;
-
-		sc = bpf_map_lookup_elem(&gtsc_kmem_stack_scratch, &key);
-		if (sc && !__sync_lock_test_and_set(&sc->busy, 1))
-			break;
-		sc = NULL;
-	}
-	if (!sc)
-		return 0;
-	/* zero-fills the frames it does not reach: equal stacks are equal keys */
-	if (bpf_get_stack(ctx, &sc->st, sizeof(sc->st), 0) > 0) {
-		known = bpf_map_lookup_elem(&gtsc_kmem_stacks, &sc->st);
-		id = known ? *known : kmem_stack_intern(&sc->st);
-	}
-	*(volatile __u64 *)&sc->busy = 0;
-	return id;
-}
-
 static __always_inline int kmem_alloc(void *ctx, const struct kmem_alloc_args *a)
 {
 	struct gtsc_rec_kmem_alloc *e;
@@ -140,7 +64,7 @@ static __always_inline int kmem_alloc(void *ctx, const struct kmem_alloc_args *a
 	e->order = a->order;
 	e->migratetype = a->migratetype;
 	__builtin_memset(e->__pad, 0, sizeof(e->__pad));
-	e->stack_id = kmem_stack_id(ctx);
+	e->stack_id = gtsc_stack_id(ctx);
 	e->__pad2 = 0;
 	gtsc_submit(&s);
 	return 0;

@@ -12,8 +12,11 @@ NAME=flight-test-$$
 G=$GTSC
 
 # events SNAPSHOT_REPORT: its syscall event lines (times and all).
+# events FILE: the syscall records, the task named by pid/tid only: a
+# snapshot names tasks as /proc has them when it is taken, and a process that
+# ended between two snapshots is no longer there to name.
 events() {
-	"$G" report -i "$1" | grep 'sys_e'
+	"$G" report -i "$1" | grep 'sys_e' | sed 's|\] [^ ]*/\([0-9]*\) |] \1 |'
 }
 
 # cpu_rows STATUS: the syscalls channel's per-CPU rows.

@@ -30,7 +30,7 @@ check library/install "make install: missing$missing; $(tail -c 300 "$TEST_TMP/i
 	[ -z "$missing" ]
 
 # The exported symbols are exactly the functions the public headers mark GTSC_API.
-cat "$D"/usr/include/gtsc/*.h | grep -o '^GTSC_API [^(]*(' | awk '{ sub(/\($/, ""); sub(/.*[ *]/, ""); print }' |
+grep -hv '^#' "$D"/usr/include/gtsc/*.h | tr '\n\t' '  ' | grep -o 'GTSC_API [^(;]*(' | awk '{ sub(/\($/, ""); sub(/.*[ *]/, ""); print }' |
 	sort > "$TEST_TMP/api"
 nm -D --defined-only "$D/usr/lib/libgtsc.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
 	sort > "$TEST_TMP/exported"

@@ -41,12 +41,12 @@ static struct kmem_analysis *analyse(const char *path, const __u32 *pids, size_t
 	return a;
 }
 
-static __u64 errs(const struct kmem_results *res, enum kmem_err_class cls)
+static __u64 errs(const struct kmem_results *res, enum gtsc_kmem_err_class cls)
 {
 	return res->err_count[cls][K] + res->err_count[cls][C] + res->err_count[cls][P];
 }
 
-static const struct kmem_site *site(const struct kmem_results *res, int n)
+static const struct gtsc_kmem_site *site(const struct kmem_results *res, int n)
 {
 	for (size_t i = 0; i < res->nr_sites; i++)
 		if (res->sites[i].call_site == KT_SITE(n))
@@ -54,7 +54,8 @@ static const struct kmem_site *site(const struct kmem_results *res, int n)
 	return NULL;
 }
 
-static const struct kmem_err *find_err(const struct kmem_results *res, enum kmem_err_class cls)
+static const struct gtsc_kmem_err *find_err(const struct kmem_results *res,
+					    enum gtsc_kmem_err_class cls)
 {
 	for (size_t i = 0; i < res->nr_errs; i++)
 		if (res->errs[i].cls == cls)
@@ -159,7 +160,7 @@ static void test_totals(struct test_ctx *t)
 {
 	struct kmem_analysis *a = planted(t, "totals");
 	const struct kmem_results *res;
-	const struct kmem_kind_stats *k;
+	const struct gtsc_kmem_kind_stats *k;
 
 	if (!a)
 		return;
@@ -206,7 +207,7 @@ static void test_cache_groups(struct test_ctx *t)
 		return;
 	res = kmem_analysis__results(a);
 	for (size_t i = 0; i < res->nr_groups; i++) {
-		const struct kmem_group *g = &res->groups[i];
+		const struct gtsc_kmem_group *g = &res->groups[i];
 
 		if (g->kind == C && g->named && !strcmp(g->name, "test_cache"))
 			named = g->allocs == 1 && g->frees == 1 && g->size == 256;
@@ -306,12 +307,12 @@ static void test_objmap_tombstones(struct test_ctx *t)
 
 static void test_kfree_cache_legality(struct test_ctx *t)
 {
-	CHECK(t, kmem_kfree_cache_legal("6.18.44-fc-v669") == 1, "6.18");
-	CHECK(t, kmem_kfree_cache_legal("6.4.0") == 1, "6.4");
-	CHECK(t, kmem_kfree_cache_legal("6.3.13") == 0, "6.3");
-	CHECK(t, kmem_kfree_cache_legal("5.15.0-91-generic") == 0, "5.15");
-	CHECK(t, kmem_kfree_cache_legal("7.0") == 1, "7.0");
-	CHECK(t, kmem_kfree_cache_legal("?") == -1 && kmem_kfree_cache_legal(NULL) == -1,
+	CHECK(t, gtsc_kmem_kfree_cache_legal("6.18.44-fc-v669") == 1, "6.18");
+	CHECK(t, gtsc_kmem_kfree_cache_legal("6.4.0") == 1, "6.4");
+	CHECK(t, gtsc_kmem_kfree_cache_legal("6.3.13") == 0, "6.3");
+	CHECK(t, gtsc_kmem_kfree_cache_legal("5.15.0-91-generic") == 0, "5.15");
+	CHECK(t, gtsc_kmem_kfree_cache_legal("7.0") == 1, "7.0");
+	CHECK(t, gtsc_kmem_kfree_cache_legal("?") == -1 && gtsc_kmem_kfree_cache_legal(NULL) == -1,
 	      "unknown");
 }
 
@@ -418,6 +419,75 @@ static void test_stream_threaded(struct test_ctx *t)
 	unlink(kt.path);
 }
 
+/*
+ * The public handle (gtsc/kmem.h) gives what the engine computed: no
+ * results before finish, ENOENT past a table's end, and the same numbers.
+ */
+static void test_public_api(struct test_ctx *t)
+{
+	GTSC_OPTS(gtsc_kmem_analysis_opts, o, .single_thread = true);
+	struct kmem_analysis *ref = planted(t, "public_ref");
+	const struct gtsc_kmem_summary *sum;
+	struct gtsc_kmem_analysis *a;
+	const struct kmem_results *res;
+	struct gtsc_reader *r;
+	struct ktrace kt;
+	__u64 total = 0, ref_total = 0;
+
+	kt_open(&kt, "public", NULL);
+	plant_errors(&kt);
+	kt_close(&kt);
+	r = gtsc_reader__open(kt.path, NULL);
+	a = gtsc_kmem_analysis__new(&o);
+	CHECK(t, r && a && ref, "open failed");
+	if (!r || !a || !ref)
+		goto out;
+	CHECK(t, !gtsc_kmem_analysis__summary(a) && errno == EINVAL, "results before finish");
+	CHECK(t, !gtsc_kmem_analysis__read(a, r), "read failed");
+	CHECK(t, gtsc_kmem_analysis__read(a, r) == -EINVAL, "read twice");
+	res = kmem_analysis__results(ref);
+	sum = gtsc_kmem_analysis__summary(a);
+	CHECK(t, sum && sum->events == res->events && sum->nr_sites == res->nr_sites &&
+			 sum->nr_errs == res->nr_errs && sum->live_objects == res->live_objects,
+	      "summary differs");
+	CHECK(t, !memcmp(gtsc_kmem_analysis__kind(a, GTSC_KMEM_PAGE), &res->kind[GTSC_KMEM_PAGE],
+			 sizeof(res->kind[0])),
+	      "page totals differ");
+	for (size_t i = 0; sum && i < sum->nr_errs; i++)
+		total += gtsc_kmem_analysis__err(a, i)->count;
+	for (size_t i = 0; i < res->nr_errs; i++)
+		ref_total += res->errs[i].count;
+	CHECK(t, sum && !gtsc_kmem_analysis__err(a, sum->nr_errs) && errno == ENOENT,
+	      "an error past the end");
+	CHECK(t, total == ref_total && total > 0, "errors %llu, engine %llu",
+	      (unsigned long long)total, (unsigned long long)ref_total);
+	CHECK(t, !gtsc_kmem_analysis__order(a, GTSC_KMEM_ORDERS) && errno == ENOENT,
+	      "an order past the end");
+	CHECK(t, !strcmp(gtsc_kmem_err_name(GTSC_KMEM_ERR_DOUBLE_FREE), "double_free"),
+	      "class name");
+out:
+	gtsc_kmem_analysis__free(a);
+	gtsc_reader__close(r);
+	kmem_analysis__free(ref);
+	unlink(kt.path);
+}
+
+/* A caller's opts that set a field this library does not know are refused. */
+static void test_public_opts(struct test_ctx *t)
+{
+	struct {
+		struct gtsc_kmem_analysis_opts o;
+		long newer;
+	} big = { .o.sz = sizeof(big), .newer = 1 };
+	struct gtsc_kmem_analysis *a = gtsc_kmem_analysis__new(&big.o);
+
+	CHECK(t, !a && errno == EINVAL, "unknown option accepted");
+	big.newer = 0;
+	a = gtsc_kmem_analysis__new(&big.o);
+	CHECK(t, a, "zeroed tail refused");
+	gtsc_kmem_analysis__free(a);
+}
+
 static const struct test_case cases[] = {
 	{ "planted_errors", test_planted_errors },
 	{ "totals", test_totals },
@@ -429,6 +499,8 @@ static const struct test_case cases[] = {
 	{ "kfree_cache_legality", test_kfree_cache_legality },
 	{ "gfp_eval", test_gfp_eval },
 	{ "gfp_from_formats", test_gfp_from_formats },
+	{ "public_api", test_public_api },
+	{ "public_opts", test_public_opts },
 };
 
 int main(void)

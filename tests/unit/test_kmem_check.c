@@ -6,6 +6,7 @@
  * or an impossible size, and kmem errors are each found, exactly once; an
  * interrupt's nesting is a note, not a finding.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <sys/stat.h>
@@ -53,9 +54,9 @@ static void test_clean(struct test_ctx *t)
 	kt_open(&kt, "clean", NULL);
 	clean_records(&kt, 500);
 	close_and_check(t, &kt, &k);
-	CHECK(t, k.nr_findings == 0, "%d findings: %s", k.nr_findings, k.findings.buf);
-	CHECK(t, k.records == 1001, "records %llu", (unsigned long long)k.records);
-	CHECK(t, strstr(k.format, "kernel 6.18.0, 2 cpus"), "format '%s'", k.format);
+	CHECK(t, k.s.nr_findings == 0, "%d findings: %s", k.s.nr_findings, k.findings.buf);
+	CHECK(t, k.s.records == 1001, "records %llu", (unsigned long long)k.s.records);
+	CHECK(t, strstr(k.s.format, "kernel 6.18.0, 2 cpus"), "format '%s'", k.s.format);
 	kmem_check__free(&k);
 }
 
@@ -73,12 +74,12 @@ static void test_out_of_order(struct test_ctx *t)
 	kt.ts = ts;
 	kt_free(&kt, K, 0, 5, PTR(1000));
 	close_and_check(t, &kt, &k);
-	CHECK(t, k.out_of_order == 1 && k.nested == 0, "out of order %llu nested %llu",
-	      (unsigned long long)k.out_of_order, (unsigned long long)k.nested);
+	CHECK(t, k.s.out_of_order == 1 && k.s.nested == 0, "out of order %llu nested %llu",
+	      (unsigned long long)k.s.out_of_order, (unsigned long long)k.s.nested);
 	CHECK(t,
-	      k.nr_findings == 1 &&
+	      k.s.nr_findings == 1 &&
 		      has_finding(&k, "CPU 0 of the kmem channel has 1 record earlier"),
-	      "%d findings: %s", k.nr_findings, k.findings.buf);
+	      "%d findings: %s", k.s.nr_findings, k.findings.buf);
 	kmem_check__free(&k);
 }
 
@@ -100,9 +101,9 @@ static void test_nested_interrupt(struct test_ctx *t)
 	kt_free(&kt, K, 0, 5, PTR(2000));
 	kt_free(&kt, K, 0, 5, PTR(2001));
 	close_and_check(t, &kt, &k);
-	CHECK(t, k.nested == 1 && k.out_of_order == 0, "nested %llu out of order %llu",
-	      (unsigned long long)k.nested, (unsigned long long)k.out_of_order);
-	CHECK(t, k.nr_findings == 0, "%d findings: %s", k.nr_findings, k.findings.buf);
+	CHECK(t, k.s.nested == 1 && k.s.out_of_order == 0, "nested %llu out of order %llu",
+	      (unsigned long long)k.s.nested, (unsigned long long)k.s.out_of_order);
+	CHECK(t, k.s.nr_findings == 0, "%d findings: %s", k.s.nr_findings, k.findings.buf);
 	kmem_check__free(&k);
 }
 
@@ -144,7 +145,7 @@ static void test_bad_crc(struct test_ctx *t)
 	}
 	close(fd);
 	run_check(t, kt.path, &k);
-	CHECK(t, k.damaged && has_finding(&k, "fails its CRC check"), "findings: %s",
+	CHECK(t, k.s.damaged && has_finding(&k, "fails its CRC check"), "findings: %s",
 	      k.findings.buf);
 	/* the records after the damage are gone, and the check says no more than that */
 	CHECK(t, !has_finding(&k, "records were lost"), "counted the damage twice: %s",
@@ -164,7 +165,7 @@ static void test_truncated(struct test_ctx *t)
 	kt_close(&kt);
 	CHECK(t, !stat(kt.path, &st) && !truncate(kt.path, st.st_size * 2 / 3), "truncate");
 	run_check(t, kt.path, &k);
-	CHECK(t, k.damaged && has_finding(&k, "truncated"), "findings: %s", k.findings.buf);
+	CHECK(t, k.s.damaged && has_finding(&k, "truncated"), "findings: %s", k.findings.buf);
 	kmem_check__free(&k);
 	unlink(kt.path);
 }
@@ -181,12 +182,12 @@ static void test_drops(struct test_ctx *t)
 	kt_add(&kt, &d.hdr);
 	kt.dropped = 9; /* two drops after the last drop record */
 	close_and_check(t, &kt, &k);
-	CHECK(t, k.dropped == 9, "dropped %llu", (unsigned long long)k.dropped);
+	CHECK(t, k.s.dropped == 9, "dropped %llu", (unsigned long long)k.s.dropped);
 	CHECK(t, has_finding(&k, "The kmem channel dropped 9 events"), "findings: %s",
 	      k.findings.buf);
 	CHECK(t, has_finding(&k, "drop records count 7 drops, but its trailer 9"), "findings: %s",
 	      k.findings.buf);
-	CHECK(t, k.nr_findings == 2, "%d findings: %s", k.nr_findings, k.findings.buf);
+	CHECK(t, k.s.nr_findings == 2, "%d findings: %s", k.s.nr_findings, k.findings.buf);
 	kmem_check__free(&k);
 }
 
@@ -200,11 +201,11 @@ static void test_records_lost(struct test_ctx *t)
 	kt.extra_written = 3;
 	close_and_check(t, &kt, &k);
 	CHECK(t,
-	      k.nr_findings == 1 &&
+	      k.s.nr_findings == 1 &&
 		      has_finding(
 			      &k,
 			      "counts 104 records written by the kernel, but the file holds 101"),
-	      "%d findings: %s", k.nr_findings, k.findings.buf);
+	      "%d findings: %s", k.s.nr_findings, k.findings.buf);
 	kmem_check__free(&k);
 }
 
@@ -230,8 +231,8 @@ static void test_unknown_and_bad_size(struct test_ctx *t)
 	kt_hdr(&kt, &big.f.hdr, GTSC_REC_KMEM_FREE, sizeof(big), 1, 100);
 	gtsc_writer__add_record(kt.w, &big.f.hdr);
 	close_and_check(t, &kt, &k);
-	CHECK(t, k.unknown_types == 1 && k.bad_sizes == 1, "unknown %llu bad %llu",
-	      (unsigned long long)k.unknown_types, (unsigned long long)k.bad_sizes);
+	CHECK(t, k.s.unknown_types == 1 && k.s.bad_sizes == 1, "unknown %llu bad %llu",
+	      (unsigned long long)k.s.unknown_types, (unsigned long long)k.s.bad_sizes);
 	CHECK(t,
 	      has_finding(&k, "type this gtsc-bpf does not know (the first is type 200, 40 bytes)"),
 	      "findings: %s", k.findings.buf);
@@ -269,8 +270,8 @@ static void test_kmem_errors(struct test_ctx *t)
 	      k.findings.buf);
 	CHECK(t, !has_finding(&k, "before the trace"), "a pre-trace free is a finding: %s",
 	      k.findings.buf);
-	CHECK(t, k.nr_findings == 3 && k.kmem_errors == 4, "%d findings, %llu errors: %s",
-	      k.nr_findings, (unsigned long long)k.kmem_errors, k.findings.buf);
+	CHECK(t, k.s.nr_findings == 3 && k.s.kmem_errors == 4, "%d findings, %llu errors: %s",
+	      k.s.nr_findings, (unsigned long long)k.s.kmem_errors, k.findings.buf);
 	kmem_check__free(&k);
 }
 
@@ -285,10 +286,37 @@ static void test_not_a_trace(struct test_ctx *t)
 	CHECK(t, fd >= 0 && write(fd, "hello, world, not a trace\n", 26) == 26, "write");
 	close(fd);
 	run_check(t, path, &k);
-	CHECK(t, !k.opened && k.nr_findings == 1 && has_finding(&k, "is not a gtsc trace file"),
+	CHECK(t, !k.s.opened && k.s.nr_findings == 1 && has_finding(&k, "is not a gtsc trace file"),
 	      "findings: %s", k.findings.buf);
 	kmem_check__free(&k);
 	unlink(path);
+}
+
+/* The public gtsc_check: the same counts, and the findings as one text. */
+static void test_public_check(struct test_ctx *t)
+{
+	GTSC_OPTS(gtsc_check_opts, o, .single_thread = true);
+	const struct gtsc_check_stats *st;
+	struct gtsc_check *k;
+	struct ktrace kt;
+
+	kt_open(&kt, "public", NULL);
+	clean_records(&kt, 100);
+	kt_free(&kt, K, 0, 9, PTR(1)); /* a double free */
+	kt_close(&kt);
+	k = gtsc_check__run(kt.path, &o);
+	unlink(kt.path);
+	CHECK(t, k, "check did not run");
+	if (!k)
+		return;
+	st = gtsc_check__stats(k);
+	CHECK(t, st->opened && st->records == 202 && st->nr_findings == 1 && st->kmem_errors == 1,
+	      "records %llu, %d findings: %s", (unsigned long long)st->records, st->nr_findings,
+	      gtsc_check__findings(k));
+	CHECK(t, strstr(gtsc_check__findings(k), "double frees"), "findings: %s",
+	      gtsc_check__findings(k));
+	gtsc_check__free(k);
+	CHECK(t, !gtsc_check__run(NULL, NULL) && errno == EINVAL, "NULL path accepted");
 }
 
 static const struct test_case cases[] = {
@@ -302,6 +330,7 @@ static const struct test_case cases[] = {
 	{ "unknown_and_bad_size", test_unknown_and_bad_size },
 	{ "kmem_errors", test_kmem_errors },
 	{ "not_a_trace", test_not_a_trace },
+	{ "public_check", test_public_check },
 };
 
 int main(void)

@@ -2,8 +2,8 @@
 /*
  * Syscall decoding on synthetic records: strace's text for known calls,
  * unknown flag bits and syscall numbers, captured, faulted and truncated
- * memory, errno returns, the unfinished/resumed joining of threads, the
- * summary's percentiles, and the compiled-in syscall table.
+ * memory, errno returns, the unfinished/resumed joining of threads, and the
+ * compiled-in syscall table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,6 @@
 #include "strbuf.h"
 #include "syscall_decode.h"
 #include "syscall_join.h"
-#include "syscall_stats.h"
 #include "trace_reader.h"
 
 /* ---- building records ---- */
@@ -504,34 +503,6 @@ static void test_join_complete(struct test_ctx *t)
 	syscall_decoder__free(out.d);
 }
 
-/* ---- summary ---- */
-
-static void test_percentiles(struct test_ctx *t)
-{
-	struct sc_table *tab = sc_table__new();
-	struct sc_stat *s = sc_table__get(tab, 42);
-	__u64 p50, p99;
-	size_t n;
-
-	for (int i = 1; i <= 1000; i++)
-		sc_stat__add(s, i * 1000, i % 10 == 0);
-	sc_stat__add(s, -1, 1); /* a call without a duration */
-	p50 = sc_stat__quantile(s, 0.5);
-	p99 = sc_stat__quantile(s, 0.99);
-	CHECK(t, s->calls == 1001 && s->errors == 101 && s->timed == 1000, "counts %llu %llu %llu",
-	      (unsigned long long)s->calls, (unsigned long long)s->errors,
-	      (unsigned long long)s->timed);
-	CHECK(t, s->min_ns == 1000 && s->max_ns == 1000000, "min/max");
-	CHECK(t, p50 > 500000 * 0.968 && p50 < 500000 * 1.032, "p50 %llu", (unsigned long long)p50);
-	CHECK(t, p99 > 990000 * 0.968 && p99 < 990000 * 1.032, "p99 %llu", (unsigned long long)p99);
-	CHECK(t, sc_table__get(tab, 42) == s && sc_table__all(tab, &n) && n == 1, "table");
-	for (int i = 0; i < 5000; i++)
-		sc_table__get(tab, (__u64)i << 32 | 7);
-	CHECK(t, sc_table__all(tab, &n) && n == 5001 && sc_table__get(tab, 42)->calls == 1001,
-	      "growth");
-	sc_table__free(tab);
-}
-
 int main(void)
 {
 	static const struct test_case cases[] = {
@@ -548,7 +519,6 @@ int main(void)
 		{ "json", test_json },
 		{ "join_stream", test_join_stream },
 		{ "join_complete", test_join_complete },
-		{ "percentiles", test_percentiles },
 	};
 
 	return RUN_TESTS("syscall_decode", cases);

@@ -20,6 +20,7 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include <lz4.h>
 #include <zlib.h>
 
 #include "harness.h"
@@ -153,6 +154,7 @@ struct gen {
 	int late;      /* CPU 1's last records of a round reach the file a round late */
 	size_t chunk_size;
 	int zlib_level;
+	long data_codec;    /* enum gtsc_writer_codec */
 	bool meta;	    /* metadata chunks and trailer */
 	bool unknown_chunk; /* a chunk type from the future among the metadata */
 };
@@ -255,6 +257,7 @@ static int write_trace(const char *path, const struct gen *g, struct recs *rs)
 		.sz = sizeof(o),
 		.zlib_level = g->zlib_level,
 		.chunk_size = g->chunk_size,
+		.data_codec = g->data_codec,
 	};
 	struct gtsc_writer *w;
 	int err = 0;
@@ -371,6 +374,9 @@ static size_t scan_chunks(const char *buf, size_t size, struct chunk_info *out, 
 			if (c->h.flags & GTSC_CHUNK_ZLIB)
 				uncompress((Bytef *)raw, &raw_len,
 					   (const Bytef *)buf + pos + CHDR_SZ, c->h.len);
+			else if (c->h.flags & GTSC_CHUNK_LZ4)
+				raw_len = LZ4_decompress_safe(buf + pos + CHDR_SZ, raw, c->h.len,
+							      c->h.raw_len);
 			else
 				memcpy(raw, buf + pos + CHDR_SZ, raw_len);
 			c->nrec = count_records(raw, raw_len);
@@ -469,12 +475,13 @@ static void test_file_abi(struct test_ctx *t)
 	CHECK(t, offsetof(struct gtsc_chunk_hdr, crc) == 20, "chunk crc moved");
 	CHECK(t, GTSC_CHUNK_META == 1 && GTSC_CHUNK_DATA == 6 && GTSC_CHUNK_TRAILER == 8,
 	      "chunk types renumbered");
-	CHECK(t, GTSC_CHUNK_ZLIB == 1 && GTSC_CHUNK_ROUND_END == 2, "chunk flags renumbered");
+	CHECK(t, GTSC_CHUNK_ZLIB == 1 && GTSC_CHUNK_ROUND_END == 2 && GTSC_CHUNK_LZ4 == 256,
+	      "chunk flags renumbered");
 }
 
 static void check_metadata(struct test_ctx *t, struct gtsc_reader *r, size_t nrec)
 {
-	const struct gtsc_channel_info *ch;
+	const struct trace_channel *ch;
 	const struct gtsc_chan_stat *st;
 	const struct gtsc_syscall_info *sc;
 	const char *text, *s;
@@ -604,6 +611,20 @@ static void test_round_trip(struct test_ctx *t)
 	round_trip(t, &g);
 }
 
+/* DATA chunks deflated, as format 1.0 wrote them: still read. */
+static void test_round_trip_zlib(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 40,
+			.per_round = 150,
+			.late = 20,
+			.chunk_size = 2048,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZLIB,
+			.meta = true};
+
+	round_trip(t, &g);
+}
+
 static void test_round_trip_raw(struct test_ctx *t)
 {
 	struct gen g = {.rounds = 30,
@@ -688,6 +709,8 @@ static void test_writer_format(struct test_ctx *t)
 		      fh.hdr_size == HDR_SZ,
 	      "file header fields");
 	CHECK(t, fh.crc == crc32(0, (const Bytef *)file, 28), "file header CRC");
+	CHECK(t, fh.version_minor == GTSC_FILE_VERSION_MINOR && fh.version_minor >= 1,
+	      "format minor %u", fh.version_minor);
 	n = scan_chunks(file, size, chunks, 256);
 	for (size_t i = 0; i < n; i++) {
 		const struct chunk_info *c = &chunks[i];
@@ -715,10 +738,15 @@ static void test_writer_format(struct test_ctx *t)
 	for (size_t i = 0; i < n; i++) {
 		const struct gtsc_chunk_hdr *h = &chunks[i].h;
 
-		CHECK(t, h->flags & GTSC_CHUNK_ZLIB ? h->len < h->raw_len : h->len == h->raw_len,
+		CHECK(t,
+		      h->flags & (GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4) ? h->len < h->raw_len
+								 : h->len == h->raw_len,
 		      "chunk %zu: %u bytes stored for %u", i, h->len, h->raw_len);
-		CHECK(t, h->type != GTSC_CHUNK_DATA || !h->raw_len || h->flags & GTSC_CHUNK_ZLIB,
-		      "DATA chunk %zu was not compressed", i);
+		/* records are LZ4 by default, metadata stays zlib */
+		CHECK(t, h->type != GTSC_CHUNK_DATA || !h->raw_len || h->flags & GTSC_CHUNK_LZ4,
+		      "DATA chunk %zu was not compressed with LZ4", i);
+		CHECK(t, h->type == GTSC_CHUNK_DATA || !(h->flags & GTSC_CHUNK_LZ4),
+		      "metadata chunk %zu is LZ4", i);
 	}
 	CHECK(t, !(chunks[0].h.flags & GTSC_CHUNK_ZLIB), "META grew and was still compressed");
 out:
@@ -924,6 +952,19 @@ static void test_flip_every_byte(struct test_ctx *t)
 			.late = 2,
 			.chunk_size = 400,
 			.zlib_level = 1,
+			.meta = true};
+
+	flips(t, &g);
+}
+
+static void test_flip_every_byte_zlib(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 3,
+			.per_round = 8,
+			.late = 2,
+			.chunk_size = 400,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZLIB,
 			.meta = true};
 
 	flips(t, &g);
@@ -1213,6 +1254,71 @@ static void test_record_damage(struct test_ctx *t)
 }
 
 /* The writer refuses what the reader would call damage, and chunk types it owns. */
+/*
+ * A DATA chunk in a codec from the future (its CRC right): refused by name,
+ * not called damaged, and the records before it are read.
+ */
+static void test_unknown_codec(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 6,
+			.per_round = 50,
+			.late = 5,
+			.chunk_size = 1024,
+			.zlib_level = 1,
+			.meta = true};
+	struct chunk_info chunks[1024];
+	char path[64];
+	struct recs want = {}, got = {};
+	struct gtsc_reader *r = NULL;
+	size_t size = 0, n, data = 0;
+	char *file = NULL;
+
+	if (make_tmp(path, sizeof(path))) {
+		CHECK(t, 0, "mkstemp");
+		return;
+	}
+	CHECK(t, !write_trace(path, &g, &want), "write");
+	file = read_file(path, &size);
+	CHECK(t, file, "read back");
+	if (t->failed)
+		goto out;
+	n = scan_chunks(file, size, chunks, 1024);
+	for (size_t i = 0, seen = 0; i < n; i++) {
+		if (chunks[i].h.type == GTSC_CHUNK_DATA && ++seen == 3)
+			data = i;
+	}
+	CHECK(t, data, "no 3rd DATA chunk");
+	if (t->failed)
+		goto out;
+	{
+		struct gtsc_chunk_hdr h = chunks[data].h;
+		uLong crc;
+
+		h.flags = (h.flags & ~(GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4)) | 1 << 9;
+		h.crc = 0;
+		crc = crc32(0, (const Bytef *)&h, CHDR_SZ);
+		h.crc = crc32(crc, (const Bytef *)file + chunks[data].pos + CHDR_SZ, h.len);
+		memcpy(file + chunks[data].pos, &h, CHDR_SZ);
+	}
+	CHECK(t, !write_file(path, file, size), "write back");
+	r = open_reader(path, false, NULL, 0);
+	CHECK(t, r && gtsc_reader__truncated(r), "an unknown codec passed");
+	if (!r)
+		goto out;
+	CHECK(t, strstr(gtsc_reader__damage(r), "does not know"), "damage: %s",
+	      gtsc_reader__damage(r));
+	read_all(r, &got);
+	CHECK(t, got.n == records_before(chunks, n, chunks[data].pos),
+	      "%zu records before the chunk, want %zu", got.n,
+	      records_before(chunks, n, chunks[data].pos));
+out:
+	gtsc_reader__close(r);
+	free(file);
+	recs_free(&want);
+	recs_free(&got);
+	unlink(path);
+}
+
 static void test_writer_refuses(struct test_ctx *t)
 {
 	struct gtsc_writer *w;
@@ -1489,6 +1595,7 @@ static void test_short_writes_eintr(struct test_ctx *t)
 static const struct test_case cases[] = {
 	{"file_abi", test_file_abi},
 	{"round_trip", test_round_trip},
+	{"round_trip_zlib", test_round_trip_zlib},
 	{"round_trip_raw", test_round_trip_raw},
 	{"round_trip_big_chunks", test_round_trip_big_chunks},
 	{"writer_format", test_writer_format},
@@ -1496,7 +1603,9 @@ static const struct test_case cases[] = {
 	{"truncate_every_byte_raw", test_truncate_every_byte_raw},
 	{"truncate_large", test_truncate_large},
 	{"flip_every_byte", test_flip_every_byte},
+	{"flip_every_byte_zlib", test_flip_every_byte_zlib},
 	{"flip_every_byte_raw", test_flip_every_byte_raw},
+	{"unknown_codec", test_unknown_codec},
 	{"flip_named", test_flip_named},
 	{"refused_headers", test_refused_headers},
 	{"record_damage", test_record_damage},

@@ -4,7 +4,7 @@
 #define __GTSC_CLI_H
 
 #include <stdbool.h>
-#include "session.h"
+#include <gtsc/gtsc.h>
 
 #define GTSC_VERSION "0.1.0"
 #define GTSC_DEFAULT_OUTPUT "trace.gtsc"

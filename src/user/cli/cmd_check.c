@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * gtsc-bpf check: trace integrity and kmem consistency (kmem_check.h does
- * the work).  Exit 0 on a clean trace, 1 with the findings, 2 on bad usage.
+ * gtsc-bpf check: trace integrity and kmem consistency (gtsc_check__run
+ * does the work).  Exit 0 on a clean trace, 1 with the findings, 2 on bad usage.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "kmem_check.h"
 
 static void usage(FILE *f)
 {
@@ -36,9 +35,10 @@ int cmd_check(int argc, char **argv)
 		{},
 	};
 	const char *input = GTSC_DEFAULT_OUTPUT;
-	struct kmem_check k = {};
+	const struct gtsc_check_stats *k;
+	struct gtsc_check *chk;
 	bool quiet = false;
-	int c, err;
+	int c, nr;
 
 	while ((c = getopt_long(argc, argv, "i:qh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -61,24 +61,24 @@ int cmd_check(int argc, char **argv)
 			argv[optind]);
 		return 2;
 	}
-	err = kmem_check__run(input, &k);
-	if (err) {
-		fprintf(stderr, "gtsc-bpf: checking %s failed: %s\n", input, strerror(-err));
-		kmem_check__free(&k);
+	chk = gtsc_check__run(input, NULL);
+	if (!chk) {
+		fprintf(stderr, "gtsc-bpf: checking %s failed: %s\n", input, strerror(errno));
 		return 1;
 	}
-	if (!quiet && k.opened)
-		printf("%s: %s; %llu records\n", input, k.format, (unsigned long long)k.records);
-	if (!quiet && k.nested)
+	k = gtsc_check__stats(chk);
+	if (!quiet && k->opened)
+		printf("%s: %s; %llu records\n", input, k->format, (unsigned long long)k->records);
+	if (!quiet && k->nested)
 		printf("note: %llu records are up to %.6f s earlier than the record before them, "
 		       "as an interrupt arriving while an event takes its time stamp leaves them: "
 		       "not an error\n",
-		       (unsigned long long)k.nested, k.max_nested_ns / 1e9);
-	if (k.nr_findings)
-		printf("%d finding%s:\n%s", k.nr_findings, k.nr_findings > 1 ? "s" : "",
-		       k.findings.buf);
+		       (unsigned long long)k->nested, k->max_nested_ns / 1e9);
+	nr = k->nr_findings;
+	if (nr)
+		printf("%d finding%s:\n%s", nr, nr > 1 ? "s" : "", gtsc_check__findings(chk));
 	else if (!quiet)
 		printf("clean: no findings\n");
-	kmem_check__free(&k);
-	return k.nr_findings ? 1 : 0;
+	gtsc_check__free(chk);
+	return nr ? 1 : 0;
 }

@@ -2,26 +2,52 @@
 /*
  * gtsc-bpf list | status NAME | stop NAME | start NAME | snapshot NAME |
  * rewind NAME | kill NAME: talk to running sessions through their control
- * sockets (control.h).
+ * sockets (gtsc/control.h).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+#include <gtsc/gtsc.h>
 #include "cli.h"
-#include "control.h"
-#include "strbuf.h"
 
 #define KILL_WAIT_MS 10000
 
+/*
+ * A request line.  One that does not fit stays cut at the buffer's end,
+ * longer than any request the library sends: it refuses it (-E2BIG).
+ */
+struct request {
+	char line[8192];
+	size_t len;
+};
+
+__attribute__((format(printf, 2, 3))) static void req_addf(struct request *q, const char *fmt, ...)
+{
+	size_t room = sizeof(q->line) - q->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(q->line + q->len, room, fmt, ap);
+	va_end(ap);
+	q->len += n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1;
+}
+
+/* The reply's text, or why there is none. */
+static const char *reply_text(const char *r, int err)
+{
+	return r ? r : strerror(err < 0 ? -err : ENOMEM);
+}
+
 /* Value of KEY= in a status reply, copied into BUF. */
-static const char *reply_value(const struct strbuf *r, const char *key, char *buf, size_t sz)
+static const char *reply_value(const char *r, const char *key, char *buf, size_t sz)
 {
 	size_t klen = strlen(key);
 
-	for (const char *p = r->buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
+	for (const char *p = r; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
 		if (!strncmp(p, key, klen) && p[klen] == '=') {
 			snprintf(buf, sz, "%.*s", (int)strcspn(p + klen + 1, "\n"), p + klen + 1);
 			return buf;
@@ -32,10 +58,10 @@ static const char *reply_value(const struct strbuf *r, const char *key, char *bu
 }
 
 /* Sums the "cpu" lines of a status reply. */
-static void reply_totals(const struct strbuf *r, unsigned long long *ev, unsigned long long *dr)
+static void reply_totals(const char *r, unsigned long long *ev, unsigned long long *dr)
 {
 	*ev = *dr = 0;
-	for (const char *p = r->buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
+	for (const char *p = r; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
 		char chan[64];
 		unsigned int cpu;
 		unsigned long long w, d;
@@ -56,40 +82,39 @@ static int need_root(void)
 static int cmd_list(void)
 {
 	char **names, v[5][256];
-	int err, shown = 0;
+	int shown = 0;
 
 	if (need_root())
 		return 1;
-	names = gtsc_ctl__names(&err);
-	if (err) {
-		fprintf(stderr, "gtsc-bpf: cannot read %s: %s\n", GTSC_RUN_DIR, strerror(-err));
-		gtsc_ctl__free_names(names);
+	names = gtsc_control__names();
+	if (!names) {
+		fprintf(stderr, "gtsc-bpf: cannot read %s: %s\n", GTSC_RUN_DIR, strerror(errno));
 		return 1;
 	}
-	for (int i = 0; names && names[i]; i++) {
-		struct strbuf r = {};
+	for (int i = 0; names[i]; i++) {
 		unsigned long long ev, dr;
+		char *r = NULL;
 
 		/* A dead recorder's socket is removed by the request itself. */
-		if (gtsc_ctl__request(names[i], "status", &r)) {
-			strbuf_free(&r);
+		if (gtsc_control__request(names[i], "status", &r) || !r) {
+			free(r);
 			continue;
 		}
 		if (!shown++)
 			printf("%-16s %7s %-9s %10s %8s  %-24s %-16s %s\n", "NAME", "PID", "STATE",
 			       "EVENTS", "DROPPED", "SOURCES", "FILTER", "OUTPUT");
-		reply_totals(&r, &ev, &dr);
+		reply_totals(r, &ev, &dr);
 		printf("%-16s %7s %-9s %10llu %8llu  %-24s %-16s %s\n", names[i],
-		       reply_value(&r, "pid", v[0], sizeof(v[0])),
-		       reply_value(&r, "state", v[1], sizeof(v[1])), ev, dr,
-		       reply_value(&r, "sources", v[4], sizeof(v[4])),
-		       reply_value(&r, "filter", v[2], sizeof(v[2])),
-		       reply_value(&r, "output", v[3], sizeof(v[3])));
-		strbuf_free(&r);
+		       reply_value(r, "pid", v[0], sizeof(v[0])),
+		       reply_value(r, "state", v[1], sizeof(v[1])), ev, dr,
+		       reply_value(r, "sources", v[4], sizeof(v[4])),
+		       reply_value(r, "filter", v[2], sizeof(v[2])),
+		       reply_value(r, "output", v[3], sizeof(v[3])));
+		free(r);
 	}
 	if (!shown)
 		printf("no sessions running\n");
-	gtsc_ctl__free_names(names);
+	gtsc_control__free_names(names);
 	return 0;
 }
 
@@ -101,11 +126,11 @@ static const char *next_line(const char *p)
 }
 
 /* channel NAME SCOPE MODE BYTES BUFFERS SUB_SIZE NR_SUB */
-static void print_channels(const struct strbuf *r)
+static void print_channels(const char *r)
 {
 	printf("  %-10s %-7s %-9s %10s %5s %9s %9s\n", "channel", "scope", "mode", "size",
 	       "bufs", "sub_size", "nr_sub");
-	for (const char *p = r->buf; p && *p; p = next_line(p)) {
+	for (const char *p = r; p && *p; p = next_line(p)) {
 		char chan[64], scope[16], mode[16];
 		unsigned long long bytes, sub;
 		unsigned int bufs, nr_sub;
@@ -118,10 +143,9 @@ static void print_channels(const struct strbuf *r)
 }
 
 /* flight NAME CPU|all WRITTEN RETAINED OVERWRITTEN TORN: of CHAN and CPU, into V[4]. */
-static bool flight_line(const struct strbuf *r, const char *chan, const char *cpu,
-			unsigned long long *v)
+static bool flight_line(const char *r, const char *chan, const char *cpu, unsigned long long *v)
 {
-	for (const char *p = r->buf; p && *p; p = next_line(p)) {
+	for (const char *p = r; p && *p; p = next_line(p)) {
 		char c[64], region[16];
 
 		if (sscanf(p, "flight\t%63s\t%15s\t%llu\t%llu\t%llu\t%llu", c, region, &v[0], &v[1],
@@ -132,7 +156,7 @@ static bool flight_line(const struct strbuf *r, const char *chan, const char *cp
 	return false;
 }
 
-static void print_cpu_row(const struct strbuf *r, const char *chan, const char *cpu,
+static void print_cpu_row(const char *r, const char *chan, const char *cpu,
 			  unsigned long long w, const char *dropped)
 {
 	unsigned long long fl[4];
@@ -145,14 +169,14 @@ static void print_cpu_row(const struct strbuf *r, const char *chan, const char *
 }
 
 /* Per channel and CPU; a global flight channel's counts are its one region's ("all"). */
-static void print_cpus(const struct strbuf *r)
+static void print_cpus(const char *r)
 {
 	unsigned long long fl[4];
 	char num[32];
 
 	printf("  %-10s %4s %12s %12s %12s %12s\n", "channel", "cpu", "events", "dropped",
 	       "overwritten", "retained");
-	for (const char *p = r->buf; p && *p; p = next_line(p)) {
+	for (const char *p = r; p && *p; p = next_line(p)) {
 		char chan[64], cpu[16];
 		unsigned long long w, d;
 
@@ -161,7 +185,7 @@ static void print_cpus(const struct strbuf *r)
 		snprintf(num, sizeof(num), "%llu", d);
 		print_cpu_row(r, chan, cpu, w, num);
 	}
-	for (const char *p = r->buf; p && *p; p = next_line(p)) {
+	for (const char *p = r; p && *p; p = next_line(p)) {
 		char chan[64];
 
 		if (sscanf(p, "flight\t%63s\tall\t%llu", chan, &fl[0]) == 2)
@@ -169,10 +193,10 @@ static void print_cpus(const struct strbuf *r)
 	}
 }
 
-static void print_status(const char *name, const struct strbuf *r)
+static void print_status(const char *name, const char *r)
 {
 	printf("session %s\n", name);
-	for (const char *p = r->buf; p && *p; p = next_line(p)) {
+	for (const char *p = r; p && *p; p = next_line(p)) {
 		int len = strcspn(p, "\n");
 
 		if (strncmp(p, "cpu\t", 4) && strncmp(p, "channel\t", 8) && strncmp(p, "flight\t", 7))
@@ -185,14 +209,8 @@ static void print_status(const char *name, const struct strbuf *r)
 /* `kill` returns once the recorder has finished its file and removed its socket. */
 static int wait_gone(const char *name)
 {
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s.sock", GTSC_RUN_DIR, name);
-	for (int ms = 0; ms < KILL_WAIT_MS; ms += 20) {
-		if (access(path, F_OK))
-			return 0;
-		usleep(20000);
-	}
+	if (!gtsc_control__wait_ended(name, KILL_WAIT_MS))
+		return 0;
 	fprintf(stderr, "gtsc-bpf: session '%s' did not end within %d s\n", name,
 		KILL_WAIT_MS / 1000);
 	return 1;
@@ -202,7 +220,7 @@ static int wait_gone(const char *name)
  * The recorder writes the file, so it gets an absolute path, and one without
  * blanks: the protocol splits a request at them.
  */
-static int absolute_path(const char *path, struct strbuf *out)
+static int absolute_path(const char *path, struct request *out)
 {
 	char cwd[4096];
 
@@ -211,14 +229,14 @@ static int absolute_path(const char *path, struct strbuf *out)
 		return -EINVAL;
 	}
 	if (path[0] == '/') {
-		strbuf_addf(out, "%s", path);
+		req_addf(out, "%s", path);
 		return 0;
 	}
 	if (!getcwd(cwd, sizeof(cwd)) || strpbrk(cwd, " \t\n")) {
 		fprintf(stderr, "gtsc-bpf: snapshot: cannot make '%s' absolute\n", path);
 		return -EINVAL;
 	}
-	strbuf_addf(out, "%s/%s", cwd, path);
+	req_addf(out, "%s/%s", cwd, path);
 	return 0;
 }
 
@@ -237,46 +255,44 @@ static void snapshot_usage(FILE *f)
 
 static int cmd_snapshot(int argc, char **argv)
 {
-	struct strbuf line = {}, r = {};
-	char v[3][4096];
+	struct request q = {};
+	char v[3][4096], *r = NULL;
 	int err = 0;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		snapshot_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	strbuf_addf(&line, "snapshot");
+	req_addf(&q, "snapshot");
 	for (int i = 2; i < argc && !err; i++) {
 		if (!strcmp(argv[i], "--consume")) {
-			strbuf_addf(&line, " --consume");
+			req_addf(&q, " --consume");
 		} else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
-			strbuf_addf(&line, " ");
-			err = absolute_path(argv[++i], &line);
+			req_addf(&q, " ");
+			err = absolute_path(argv[++i], &q);
 		} else {
 			snapshot_usage(stderr);
 			err = -EINVAL;
 		}
 	}
-	if (err || need_root()) {
-		strbuf_free(&line);
+	if (err || need_root())
 		return err ? 2 : 1;
-	}
-	err = gtsc_ctl__request(argv[1], line.buf, &r);
+	err = gtsc_control__request(argv[1], q.line, &r);
 	if (err)
-		fprintf(stderr, "gtsc-bpf: %s\n", r.buf ? r.buf : strerror(-err));
+		fprintf(stderr, "gtsc-bpf: %s\n", reply_text(r, err));
 	else
 		printf("gtsc-bpf: %s records (%s torn) from the flight channels to %s\n",
-		       reply_value(&r, "records", v[0], sizeof(v[0])),
-		       reply_value(&r, "torn", v[1], sizeof(v[1])),
-		       reply_value(&r, "file", v[2], sizeof(v[2])));
-	strbuf_free(&r);
-	strbuf_free(&line);
+		       reply_value(r, "records", v[0], sizeof(v[0])),
+		       reply_value(r, "torn", v[1], sizeof(v[1])),
+		       reply_value(r, "file", v[2], sizeof(v[2])));
+	free(r);
 	return err ? 1 : 0;
 }
 
 static int control_one(const char *cmd, int argc, char **argv)
 {
-	struct strbuf r = {}, line = {};
+	struct request q = {};
+	char *r = NULL;
 	int err;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -285,20 +301,19 @@ static int control_one(const char *cmd, int argc, char **argv)
 	}
 	if (need_root())
 		return 1;
-	strbuf_addf(&line, "%s", cmd);
+	req_addf(&q, "%s", cmd);
 	for (int i = 2; i < argc; i++)
-		strbuf_addf(&line, " %s", argv[i]);
-	err = gtsc_ctl__request(argv[1], line.buf, &r);
+		req_addf(&q, " %s", argv[i]);
+	err = gtsc_control__request(argv[1], q.line, &r);
 	if (err)
-		fprintf(stderr, "gtsc-bpf: %s\n", r.buf ? r.buf : strerror(-err));
+		fprintf(stderr, "gtsc-bpf: %s\n", reply_text(r, err));
 	else if (!strcmp(cmd, "status"))
-		print_status(argv[1], &r);
-	else if (r.buf && r.len)
-		fputs(r.buf, stdout);
+		print_status(argv[1], r);
+	else if (r)
+		fputs(r, stdout);
 	if (!err && !strcmp(cmd, "kill"))
 		err = wait_gone(argv[1]);
-	strbuf_free(&r);
-	strbuf_free(&line);
+	free(r);
 	return err ? 1 : 0;
 }
 

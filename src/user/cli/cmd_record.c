@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * gtsc-bpf record: options -> session -> file sink.  Recording starts after
- * every program is attached and the traced command is released only then;
- * it stops before the final drain, which runs until every record the
- * programs wrote has been consumed.
+ * gtsc-bpf record: options -> a recording (gtsc/record.h), served on its
+ * control socket.  Recording starts after every program is attached and the
+ * traced command is released only then; it stops before the final drain,
+ * which runs until every record the programs wrote has been consumed.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -17,18 +16,14 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <bpf/libbpf.h>
+#include <gtsc/gtsc.h>
 #include "cli.h"
-#include "control.h"
-#include "metadata.h"
 #include "record_probes.h"
-#include "session_trace.h"
-#include "sink_file.h"
-#include "strbuf.h"
-#include "syscall_classes.h"
-#include "syscall_decode.h"
 
 #define POLL_MS 50
 #define FLUSH_MS 2000
+#define MAX_CHANNEL_ARGS 64
 
 struct record_opts {
 	const char *output;
@@ -36,13 +31,11 @@ struct record_opts {
 	int pids[64];
 	size_t nr_pids;
 	double duration_s;
-	unsigned int sources;
-	bool filter_syscalls; /* -e syscalls=LIST */
-	struct gtsc_sys_set syscalls;
+	const char *events; /* -e, the library parses it */
 	__u32 capture_size; /* -s */
 	bool no_capture;
 	__u64 ring_bytes;
-	struct gtsc_channel_spec channels[GTSC_MAX_CHANNELS];
+	const char *channels[MAX_CHANNEL_ARGS]; /* --channel, as given */
 	size_t nr_channels;
 	bool allow_missing;
 	bool no_compress;
@@ -50,28 +43,15 @@ struct record_opts {
 	char **cmd; /* after "--" */
 	char name[GTSC_SESSION_NAME_MAX];
 	bool daemon;
-	bool snapshot_on; /* --snapshot-on syscall=NAME */
-	int snapshot_on_nr;
+	const char *snapshot_on; /* --snapshot-on syscall=NAME */
 	struct record_probes probes; /* -k, -C, --cgroup */
 	struct cli_log log;
 };
 
-/* The metadata chunks, built once: the main file and every snapshot carry the same. */
-#define MAX_META_CHUNKS 8
-
-struct meta_chunks {
-	enum gtsc_chunk_type type[MAX_META_CHUNKS];
-	struct strbuf text[MAX_META_CHUNKS];
-	int n;
-};
-
-/* One entry per flight region: a CPU of each per-CPU flight channel, or a global one. */
-#define MAX_FLIGHT_REGIONS (GTSC_MAX_CHANNELS * 64)
-
 struct record_run {
 	struct record_opts *o;
-	struct gtsc_session *s;
-	struct gtsc_file_sink *fs;
+	struct gtsc_recording *rec;
+	struct gtsc_session *s; /* the recording's, once open */
 	pid_t child;
 	int child_status;
 	int go_fd;
@@ -79,9 +59,7 @@ struct record_run {
 	__u64 t0_ns;
 	bool recording;
 	bool kill_requested;
-	struct gtsc_ctl_server *ctl;
-	char **argv;
-	struct meta_chunks meta;
+	struct gtsc_control_server *ctl;
 	int snap_seq;	/* N of the last OUTPUT.N snapshot */
 	int snapshots;	/* written so far, by any request */
 	__u64 triggers; /* --snapshot-on triggers already answered */
@@ -187,138 +165,15 @@ static int parse_pids(struct record_opts *o, const char *arg)
 	return err;
 }
 
-static int parse_channel_key(struct gtsc_channel_spec *c, const char *tok)
+/* --channel NAME:KEY=VALUE[,...]: checked by the library with the other options. */
+static int add_channel(struct record_opts *o, const char *arg)
 {
-	__u64 v;
-	int err;
-
-	if (!strncmp(tok, "size=", 5))
-		return gtsc_parse_size(tok + 5, &c->ring_bytes);
-	if (!strncmp(tok, "sub_size=", 9))
-		return gtsc_parse_size(tok + 9, &c->sub_size);
-	if (!strncmp(tok, "nr_sub=", 7)) {
-		err = gtsc_parse_size(tok + 7, &v);
-		c->nr_sub = v;
-		return err ?: v > 0xffffffffULL ? -ERANGE : 0;
-	}
-	if (!strcmp(tok, "scope=global") || !strcmp(tok, "scope=percpu")) {
-		c->global = !strcmp(tok, "scope=global");
-		c->scope_set = true;
-		return 0;
-	}
-	if (!strcmp(tok, "mode=overwrite") || !strcmp(tok, "mode=discard")) {
-		c->mode = !strcmp(tok, "mode=overwrite") ? GTSC_MODE_OVERWRITE : GTSC_MODE_DISCARD;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* "kmem:size=16M,scope=global", "syscalls:mode=overwrite,sub_size=64,nr_sub=65536" */
-static int parse_channel(struct record_opts *o, const char *arg)
-{
-	struct gtsc_channel_spec *c = &o->channels[o->nr_channels];
-	const char *colon = strchr(arg, ':');
-	char *kv, *tok, *save = NULL, why[160];
-	int err = 0;
-
-	if (o->nr_channels == GTSC_MAX_CHANNELS || !colon || colon == arg ||
-	    colon - arg >= GTSC_CHANNEL_NAME_LEN) {
+	if (o->nr_channels == MAX_CHANNEL_ARGS) {
 		fprintf(stderr, "gtsc-bpf: --channel wants NAME:KEY=VALUE[,...], not '%s'\n", arg);
 		return -EINVAL;
 	}
-	memset(c, 0, sizeof(*c)); /* size 0: the channel's default, -b for syscalls and kmem */
-	snprintf(c->name, sizeof(c->name), "%.*s", (int)(colon - arg), arg);
-	kv = strdup(colon + 1);
-	for (tok = kv ? strtok_r(kv, ",", &save) : NULL; tok && !err;
-	     tok = strtok_r(NULL, ",", &save)) {
-		err = parse_channel_key(c, tok);
-		if (err)
-			fprintf(stderr, "gtsc-bpf: --channel %s: '%s' is not size=SIZE, "
-					"scope=percpu|global, mode=discard|overwrite, "
-					"sub_size=BYTES or nr_sub=N\n",
-				c->name, tok);
-	}
-	free(kv);
-	if (!err && gtsc_channel_spec__check(c, why, sizeof(why))) {
-		fprintf(stderr, "gtsc-bpf: --channel %s: %s\n", c->name, why);
-		err = -EINVAL;
-	}
-	if (!err)
-		o->nr_channels++;
-	return err;
-}
-
-static bool has_flight_channel(const struct record_opts *o)
-{
-	for (size_t i = 0; i < o->nr_channels; i++)
-		if (o->channels[i].mode == GTSC_MODE_OVERWRITE)
-			return true;
-	return false;
-}
-
-/* "syscall=exit_group" or "syscall=231" */
-static int parse_snapshot_on(struct record_opts *o, const char *arg)
-{
-	const char *v = !strncmp(arg, "syscall=", 8) ? arg + 8 : NULL;
-	char *end;
-	long nr;
-
-	if (!v || !*v) {
-		fprintf(stderr, "gtsc-bpf: --snapshot-on wants syscall=NAME, not '%s'\n", arg);
-		return -EINVAL;
-	}
-	nr = strtol(v, &end, 10);
-	if (*end)
-		for (nr = gtsc_syscall_count() - 1; nr >= 0; nr--)
-			if (gtsc_syscall_name(nr) && !strcmp(gtsc_syscall_name(nr), v))
-				break;
-	if (nr < 0 || nr >= gtsc_syscall_count()) {
-		fprintf(stderr, "gtsc-bpf: --snapshot-on: '%s' is not a syscall\n", v);
-		return -EINVAL;
-	}
-	o->snapshot_on = true;
-	o->snapshot_on_nr = nr;
+	o->channels[o->nr_channels++] = arg;
 	return 0;
-}
-
-/* What --snapshot-on needs: something to snapshot, and syscall events to trigger on. */
-static int check_snapshot_on(const struct record_opts *o)
-{
-	if (!o->snapshot_on)
-		return 0;
-	if (!has_flight_channel(o)) {
-		fprintf(stderr, "gtsc-bpf: --snapshot-on needs an overwrite channel "
-				"(--channel NAME:mode=overwrite)\n");
-		return -EINVAL;
-	}
-	if (!(o->sources & GTSC_SRC_SYSCALLS)) {
-		fprintf(stderr, "gtsc-bpf: --snapshot-on syscall= needs the syscalls "
-				"source (-e)\n");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* -e LIST: the sources, and with syscalls=NAMES the in-kernel syscall filter. */
-static int parse_events(struct record_opts *o, const char *arg)
-{
-	const char *names;
-	char why[256];
-	int err;
-
-	err = gtsc_sources__parse(arg, &o->sources, &names, why, sizeof(why));
-	if (err) {
-		fprintf(stderr, "gtsc-bpf: -e: unknown event source '%s' (known: syscalls, kmem)\n",
-			why);
-		return err;
-	}
-	o->filter_syscalls = names != NULL;
-	if (!names)
-		return 0;
-	err = gtsc_syscall_set__parse(names, &o->syscalls, why, sizeof(why));
-	if (err)
-		fprintf(stderr, "gtsc-bpf: -e: %s\n", why);
-	return err;
 }
 
 static int parse_capture_size(struct record_opts *o, const char *arg)
@@ -326,9 +181,9 @@ static int parse_capture_size(struct record_opts *o, const char *arg)
 	char *end;
 	unsigned long n = strtoul(arg, &end, 10);
 
-	if (*end || !*arg || n < 1 || n > GTSC_CAP_DATA_MAX) {
+	if (*end || !*arg || n < 1 || n > GTSC_CAPTURE_MAX) {
 		fprintf(stderr, "gtsc-bpf: -s wants a number of bytes from 1 to %d, not '%s'\n",
-			GTSC_CAP_DATA_MAX, arg);
+			GTSC_CAPTURE_MAX, arg);
 		return -EINVAL;
 	}
 	o->capture_size = n;
@@ -367,7 +222,6 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 	int c, err = 0;
 
 	o->output = GTSC_DEFAULT_OUTPUT;
-	o->sources = GTSC_SRC_ALL;
 	while (!err &&
 	       (c = getopt_long(argc, argv, "+o:ap:d:e:s:b:k:C:qvh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -382,7 +236,7 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 				err = -EINVAL;
 			}
 			break;
-		case 'e': err = parse_events(o, optarg); break;
+		case 'e': o->events = optarg; break;
 		case 's': err = parse_capture_size(o, optarg); break;
 		case OPT_NO_CAPTURE: o->no_capture = true; break;
 		case 'b':
@@ -394,12 +248,12 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		case 'k': err = record_probes__add_func(&o->probes, optarg); break;
 		case 'C': err = record_probes__add_comms(&o->probes, optarg); break;
 		case OPT_CGROUP: o->probes.cgroup = optarg; break;
-		case OPT_CHANNEL: err = parse_channel(o, optarg); break;
+		case OPT_CHANNEL: err = add_channel(o, optarg); break;
 		case OPT_ALLOW_MISSING: o->allow_missing = true; break;
 		case OPT_NO_COMPRESS: o->no_compress = true; break;
 		case OPT_STACKS: o->stacks = true; break;
 		case OPT_NAME:
-			if (gtsc_ctl__check_name(optarg)) {
+			if (gtsc_control__check_name(optarg)) {
 				fprintf(stderr, "gtsc-bpf: '%s' is not a session name (letters, "
 						"digits, '_', '.', '-')\n", optarg);
 				err = -EINVAL;
@@ -407,7 +261,7 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 			snprintf(o->name, sizeof(o->name), "%s", optarg);
 			break;
 		case OPT_DAEMON: o->daemon = true; break;
-		case OPT_SNAPSHOT_ON: err = parse_snapshot_on(o, optarg); break;
+		case OPT_SNAPSHOT_ON: o->snapshot_on = optarg; break;
 		case 'q': o->log.quiet = true; break;
 		case 'v': o->log.verbose = true; break;
 		case 'h': usage(stdout); exit(0);
@@ -415,11 +269,6 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 			fprintf(stderr, "gtsc-bpf: 'gtsc-bpf record --help' lists the options\n");
 			err = -EINVAL;
 		}
-	}
-	err = err ?: check_snapshot_on(o);
-	if (!err && o->stacks && !(o->sources & GTSC_SRC_KMEM)) {
-		fprintf(stderr, "gtsc-bpf: --stacks records allocation stacks: it needs -e kmem\n");
-		err = -EINVAL;
 	}
 	if (err)
 		return err;
@@ -472,211 +321,167 @@ static int spawn(struct record_run *r)
 	return 0;
 }
 
-static void join_args(struct strbuf *sb, char **argv)
+/* PREFIX and ARGV joined by blanks, malloc()ed; NULL when out of memory. */
+static char *join_args(const char *prefix, char **argv)
 {
+	size_t len = strlen(prefix) + 1;
+	char *s;
+
 	for (int i = 0; argv && argv[i]; i++)
-		strbuf_addf(sb, "%s%s", i ? " " : "", argv[i]);
-}
-
-/* What the syscall records may carry, and which syscalls they were limited to. */
-static void meta_capture(const struct record_opts *o, struct strbuf *meta)
-{
-	strbuf_addf(meta, "capture=%s\ncapture_size=%u\ncapture_path_max=%d\n",
-		    o->no_capture ? "off" : "on",
-		    o->capture_size ? o->capture_size : GTSC_CAP_DATA_DEFAULT,
-		    GTSC_CAP_PATH_MAX - 1);
-	if (!o->filter_syscalls)
-		return;
-	strbuf_addf(meta, "syscall_filter=");
-	gtsc_syscall_set__names(&o->syscalls, meta);
-	strbuf_addf(meta, "\n");
-}
-
-/* Takes SB's text over (SB is left empty). */
-static void meta_keep(struct meta_chunks *m, enum gtsc_chunk_type type, struct strbuf *sb)
-{
-	if (m->n == MAX_META_CHUNKS) {
-		strbuf_free(sb);
-		return;
+		len += strlen(argv[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, prefix);
+	for (int i = 0; argv && argv[i]; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
 	}
-	m->type[m->n] = type;
-	m->text[m->n++] = *sb;
-	*sb = (struct strbuf){};
-}
-
-static int meta_put(const struct meta_chunks *m, struct gtsc_file_sink *fs)
-{
-	int err = 0;
-
-	for (int i = 0; i < m->n && !err; i++)
-		err = gtsc_file_sink__add_chunk(fs, m->type[i], &m->text[i]);
-	return err;
-}
-
-static void meta_free(struct meta_chunks *m)
-{
-	for (int i = 0; i < m->n; i++)
-		strbuf_free(&m->text[i]);
-	m->n = 0;
-}
-
-static int write_metadata(struct record_run *r, char **argv)
-{
-	struct gtsc_trace_meta m;
-	struct strbuf funcs = {};
-
-	gtsc_trace_meta__build(&m, r->s); /* host, features, channels, syscalls, formats */
-	strbuf_addf(&m.meta, "tool=gtsc-bpf %s\nrecorder_pid=%d\ncmdline=gtsc-bpf ", GTSC_VERSION,
-		    getpid());
-	join_args(&m.meta, argv);
-	strbuf_addf(&m.meta, "\ncommand=");
-	join_args(&m.meta, r->o->cmd);
-	strbuf_addf(&m.meta, "\nfilter=%s", r->o->system_wide ? "system" : "pids");
-	record_probes__filter(&r->o->probes, &m.meta);
-	strbuf_addf(&m.meta, "\n");
-	meta_capture(r->o, &m.meta);
-	meta_keep(&r->meta, GTSC_CHUNK_META, &m.meta);
-	meta_keep(&r->meta, GTSC_CHUNK_FEATURES, &m.feat);
-	meta_keep(&r->meta, GTSC_CHUNK_CHANNELS, &m.chans);
-	meta_keep(&r->meta, GTSC_CHUNK_SYSCALLS, &m.sys);
-	meta_keep(&r->meta, GTSC_CHUNK_EVENT_FORMATS, &m.fmt);
-	if (m.printf.len)
-		meta_keep(&r->meta, GTSC_CHUNK_PRINTF, &m.printf);
-	gtsc_trace_meta__free(&m); /* what meta_keep did not take */
-	record_probes__funcs_chunk(&r->o->probes, r->s, &funcs);
-	if (funcs.len)
-		meta_keep(&r->meta, GTSC_CHUNK_FUNCS, &funcs);
-	strbuf_free(&funcs);
-	return meta_put(&r->meta, r->fs);
-}
-
-/* Names the threads of PID as they are now: tasks alive before recording
- * started never produce a fork or exec record. */
-static int write_comms_of(struct gtsc_sink *sink, int pid, __u64 now)
-{
-	char path[300], comm[GTSC_COMM_LEN];
-	struct dirent *de;
-	DIR *d;
-	int err = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	if (!d)
-		return 0; /* gone already */
-	while (!err && (de = readdir(d))) {
-		struct gtsc_rec_task t = {
-			.hdr = { .type = GTSC_REC_TASK, .size = sizeof(t), .pid = pid,
-				 .ts_ns = now },
-			.event = GTSC_TASK_COMM,
-		};
-		FILE *f;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		t.hdr.tid = atoi(de->d_name);
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", pid, de->d_name);
-		f = fopen(path, "re");
-		if (!f || !fgets(comm, sizeof(comm), f)) {
-			if (f)
-				fclose(f);
-			continue;
-		}
-		fclose(f);
-		comm[strcspn(comm, "\n")] = '\0';
-		memcpy(t.comm, comm, sizeof(t.comm));
-		err = sink->record(sink, &t.hdr);
-	}
-	closedir(d);
-	return err;
-}
-
-/* Timestamped NOW: the reader names a pid from its records in time order. */
-static int write_comms(struct record_run *r, struct gtsc_sink *sink, __u64 now)
-{
-	struct dirent *de;
-	DIR *d;
-	int err = 0;
-
-	for (size_t i = 0; i < r->o->nr_pids && !err; i++)
-		err = write_comms_of(sink, r->o->pids[i], now);
-	/* The command is still our fork ("gtsc-bpf") until its exec record. */
-	if (!err && r->child > 0)
-		err = write_comms_of(sink, r->child, now);
-	if (!r->o->system_wide)
-		return err ?: sink->round_end(sink);
-	d = opendir("/proc");
-	while (d && !err && (de = readdir(d)))
-		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
-			err = write_comms_of(sink, atoi(de->d_name), now);
-	if (d)
-		closedir(d);
-	return err ?: sink->round_end(sink);
+	return s;
 }
 
 static bool child_done(struct record_run *r)
 {
+	char status[16];
+
 	if (r->child <= 0)
 		return false;
 	if (waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
 		r->child = 0;
+		/* in the trailer of the file and of every snapshot from now on */
+		snprintf(status, sizeof(status), "%d", r->child_status);
+		gtsc_recording__add_meta(r->rec, "command_status", status);
 		return true;
 	}
 	return false;
 }
 
-static const char *chan_name(const struct gtsc_channels *ch, __u32 id)
+static const char *mode_name(enum gtsc_channel_mode mode)
 {
-	return id < (__u32)ch->n ? ch->ch[id].spec.name : "?";
+	return mode == GTSC_CHANNEL_OVERWRITE ? "overwrite" : "discard";
 }
 
-/* Live counts: a walk of every region that copies nothing. */
-static void status_flight(struct record_run *r, struct strbuf *out)
-{
-	struct gtsc_session_flight fl[MAX_FLIGHT_REGIONS];
-	int n = gtsc_session__flight_read(r->s, GTSC_FLIGHT_COUNT, NULL, fl, MAX_FLIGHT_REGIONS);
+/* The session's channels, counters and flight regions, read at one time. */
+struct run_counts {
+	struct gtsc_channel_info ch[64];
+	int nr_ch;
+	struct gtsc_session_stat *st;
+	int nr_st;
+	struct gtsc_session_flight *fl;
+	int nr_fl;
+};
 
-	gtsc_trace__flight(out, gtsc_session__channels(r->s), fl, n > 0 ? n : 0);
+static void counts_free(struct run_counts *c)
+{
+	free(c->st);
+	free(c->fl);
 }
 
-static void status_reply(struct record_run *r, struct strbuf *out)
+static int counts_read(struct gtsc_session *s, struct run_counts *c)
 {
-	const struct gtsc_channels *ch = gtsc_session__channels(r->s);
-	struct gtsc_session_stat st[GTSC_MAX_CHANNELS * 64];
-	int n = gtsc_session__stats(r->s, st, sizeof(st) / sizeof(st[0]));
+	size_t max;
+	int cpus = libbpf_num_possible_cpus();
 
-	strbuf_addf(out, "name=%s\npid=%d\nstate=%s\noutput=%s\nfilter=%s", r->o->name,
-		    getpid(), r->recording ? "recording" : "stopped", r->o->output,
-		    r->o->system_wide ? "system" : r->o->cmd ? "command" : "pids");
+	memset(c, 0, sizeof(*c));
+	while (c->nr_ch < (int)(sizeof(c->ch) / sizeof(c->ch[0]))) {
+		c->ch[c->nr_ch].sz = sizeof(c->ch[0]);
+		if (gtsc_session__channel(s, c->nr_ch, &c->ch[c->nr_ch]))
+			break;
+		c->nr_ch++;
+	}
+	max = (size_t)c->nr_ch * (cpus > 0 ? cpus : 1);
+	c->st = calloc(max ?: 1, sizeof(*c->st));
+	c->fl = calloc(max ?: 1, sizeof(*c->fl));
+	if (!c->st || !c->fl)
+		return -ENOMEM;
+	c->nr_st = gtsc_session__stats(s, c->st, max);
+	c->nr_fl = gtsc_session__flight_stats(s, c->fl, max);
+	if (c->nr_st < 0)
+		c->nr_st = 0;
+	if (c->nr_fl < 0)
+		c->nr_fl = 0;
+	return 0;
+}
+
+static const char *chan_name(const struct run_counts *c, __u32 id)
+{
+	return id < (__u32)c->nr_ch ? c->ch[id].name : "?";
+}
+
+static bool has_flight(struct gtsc_session *s)
+{
+	GTSC_OPTS(gtsc_channel_info, ch);
+
+	for (size_t i = 0; !gtsc_session__channel(s, i, &ch); i++)
+		if (ch.mode == GTSC_CHANNEL_OVERWRITE)
+			return true;
+	return false;
+}
+
+/* channel NAME SCOPE MODE BYTES RINGS|REGIONS SUB_SIZE NR_SUB; per CPU; per flight region */
+static void status_channels(struct record_run *r, struct gtsc_control_reply *out)
+{
+	struct run_counts c;
+
+	if (counts_read(r->s, &c)) {
+		counts_free(&c);
+		return;
+	}
+	for (int i = 0; i < c.nr_ch; i++)
+		gtsc_control_reply__printf(out, "channel\t%s\t%s\t%s\t%llu\t%u\t%llu\t%u\n",
+					   c.ch[i].name,
+					   c.ch[i].scope == GTSC_SCOPE_GLOBAL ? "global" : "percpu",
+					   mode_name(c.ch[i].mode), (unsigned long long)c.ch[i].size,
+					   c.ch[i].nr_rings, (unsigned long long)c.ch[i].sub_size,
+					   c.ch[i].nr_sub);
+	for (int i = 0; i < c.nr_st; i++)
+		gtsc_control_reply__printf(out, "cpu\t%s\t%u\t%llu\t%llu\n",
+					   chan_name(&c, c.st[i].channel), c.st[i].cpu,
+					   (unsigned long long)c.st[i].written,
+					   (unsigned long long)c.st[i].dropped);
+	/* live counts: a walk of every region that copies nothing */
+	for (int i = 0; i < c.nr_fl; i++) {
+		char cpu[16];
+
+		if (c.fl[i].cpu == GTSC_FLIGHT_ALL_CPUS)
+			snprintf(cpu, sizeof(cpu), "all");
+		else
+			snprintf(cpu, sizeof(cpu), "%u", c.fl[i].cpu);
+		gtsc_control_reply__printf(out, "flight\t%s\t%s\t%llu\t%llu\t%llu\t%llu\n",
+					   chan_name(&c, c.fl[i].channel), cpu,
+					   (unsigned long long)c.fl[i].written,
+					   (unsigned long long)c.fl[i].retained,
+					   (unsigned long long)c.fl[i].overwritten,
+					   (unsigned long long)c.fl[i].torn);
+	}
+	counts_free(&c);
+}
+
+static void status_reply(struct record_run *r, struct gtsc_control_reply *out)
+{
+	char sources[512];
+	const char *trigger;
+	__u64 triggers;
+
+	gtsc_control_reply__printf(out, "name=%s\npid=%d\nstate=%s\noutput=%s\nfilter=%s",
+				   r->o->name, getpid(), r->recording ? "recording" : "stopped",
+				   r->o->output,
+				   r->o->system_wide ? "system" : r->o->cmd ? "command" : "pids");
 	for (size_t i = 0; !r->o->system_wide && !r->o->cmd && i < r->o->nr_pids; i++)
-		strbuf_addf(out, "%s%d", i ? "," : "=", r->o->pids[i]);
+		gtsc_control_reply__printf(out, "%s%d", i ? "," : "=", r->o->pids[i]);
 	record_probes__filter(&r->o->probes, out);
-	strbuf_addf(out, "\nsources=");
-	gtsc_sources__recorded(gtsc_session__plan(r->s), ",", out);
-	record_probes__sources(&r->o->probes, r->s, out);
-	strbuf_addf(out, "\n");
-	strbuf_addf(out, "uptime_s=%.3f\n", (mono_ns() - r->t0_ns) / 1e9);
-	strbuf_addf(out, "snapshots=%d\n", r->snapshots);
-	if (r->o->snapshot_on)
-		strbuf_addf(out, "snapshot_on=syscall=%s\ttriggers=%llu\n",
-			    gtsc_syscall_name(r->o->snapshot_on_nr),
-			    (unsigned long long)gtsc_session__triggers(r->s));
-	/* channel NAME SCOPE MODE BYTES RINGS|REGIONS SUB_SIZE NR_SUB */
-	for (int c = 0; c < ch->n; c++)
-		strbuf_addf(out, "channel\t%s\t%s\t%s\t%llu\t%u\t%llu\t%u\n", ch->ch[c].spec.name,
-			    ch->ch[c].spec.global ? "global" : "percpu",
-			    gtsc_channel__mode_name(&ch->ch[c]),
-			    (unsigned long long)ch->ch[c].spec.ring_bytes,
-			    ch->ch[c].nr_rings ?: ch->ch[c].nr_regions,
-			    (unsigned long long)ch->ch[c].spec.sub_size, ch->ch[c].spec.nr_sub);
-	for (int i = 0; i < n; i++)
-		strbuf_addf(out, "cpu\t%s\t%u\t%llu\t%llu\n", chan_name(ch, st[i].channel),
-			    st[i].cpu, (unsigned long long)st[i].written,
-			    (unsigned long long)st[i].dropped);
-	status_flight(r, out);
+	if (gtsc_session__sources(r->s, sources, sizeof(sources)) < 0)
+		sources[0] = '\0';
+	gtsc_control_reply__printf(out, "\nsources=%s\n", sources);
+	gtsc_control_reply__printf(out, "uptime_s=%.3f\n", (mono_ns() - r->t0_ns) / 1e9);
+	gtsc_control_reply__printf(out, "snapshots=%d\n", r->snapshots);
+	trigger = gtsc_session__trigger(r->s, &triggers);
+	if (trigger)
+		gtsc_control_reply__printf(out, "snapshot_on=%s\ttriggers=%llu\n", trigger,
+					   (unsigned long long)triggers);
+	status_channels(r, out);
 }
-
-static void build_trailer(struct record_run *r, struct strbuf *tr, __u64 *recorded,
-			  __u64 *dropped, __u64 *misses);
 
 /* OUTPUT.N, the first N free (perf --switch-output numbers its outputs too). */
 static void next_snapshot_path(struct record_run *r, char *path, size_t sz)
@@ -688,115 +493,88 @@ static void next_snapshot_path(struct record_run *r, char *path, size_t sz)
 
 /*
  * A complete trace at PATH of what the flight channels hold now, with the
- * main file's metadata; recording goes on.  REPLY gets file=, records= and
- * torn=, or the sentence of an error.
+ * main file's metadata; recording goes on.  MSG gets file=, records= and
+ * torn= lines, or the sentence of an error.
  */
-static int snapshot_to(struct record_run *r, const char *path, enum gtsc_flight_read how,
-		       struct strbuf *reply)
+static int snapshot_to(struct record_run *r, const char *path, bool consume, char *msg,
+		       size_t msg_sz)
 {
-	struct gtsc_session_flight fl[MAX_FLIGHT_REGIONS];
-	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .zlib_level = r->o->no_compress ? 0 : 1 };
-	struct gtsc_file_sink *fs = gtsc_file_sink__create(path, &wo);
-	struct strbuf tr = {};
-	__u64 sum[3], read = 0, torn = 0;
-	int n, err;
+	GTSC_OPTS(gtsc_snapshot_opts, so, .consume = consume, .errbuf = msg, .errbuf_sz = msg_sz);
+	int err = gtsc_recording__snapshot(r->rec, path, &so);
 
-	if (!fs) {
-		strbuf_addf(reply, "cannot create %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	/* Comms as of now, dated at the start: they name every pid in the file. */
-	n = meta_put(&r->meta, fs);
-	n = n ?: write_comms(r, gtsc_file_sink__sink(fs), r->t0_ns);
-	n = n ?: gtsc_session__flight_read(r->s, how, gtsc_file_sink__sink(fs), fl,
-					   MAX_FLIGHT_REGIONS);
-	if (n >= 0) {
-		build_trailer(r, &tr, &sum[0], &sum[1], &sum[2]);
-		gtsc_trace__flight(&tr, NULL, fl, n);
-		strbuf_addf(&tr, "meta\tsnapshot\t%s\n",
-			    how == GTSC_FLIGHT_CONSUME ? "consume" : "all");
-	}
-	err = n < 0 ? n : gtsc_file_sink__finish(fs, &tr);
-	if (n < 0)
-		gtsc_file_sink__abort(fs);
-	strbuf_free(&tr);
-	if (err) {
-		unlink(path);
-		strbuf_addf(reply, "writing %s failed: %s", path, strerror(-err));
+	if (err)
 		return err;
-	}
-	for (int i = 0; i < n; i++)
-		read += fl[i].read, torn += fl[i].torn;
 	r->snapshots++;
-	strbuf_addf(reply, "file=%s\nrecords=%llu\ntorn=%llu\n", path, (unsigned long long)read,
-		    (unsigned long long)torn);
+	snprintf(msg, msg_sz, "file=%s\nrecords=%llu\ntorn=%llu\n", path,
+		 (unsigned long long)so.records, (unsigned long long)so.torn);
 	return 0;
 }
 
-static int need_flight(struct record_run *r, const char *what, struct strbuf *reply)
+static int need_flight(struct record_run *r, const char *what, char *msg, size_t msg_sz)
 {
-	if (gtsc_session__channels(r->s)->nr_flight_heads)
+	if (has_flight(r->s))
 		return 0;
-	strbuf_addf(reply, "session '%s' has no overwrite channel: nothing to %s", r->o->name,
-		    what);
+	snprintf(msg, msg_sz, "session '%s' has no overwrite channel: nothing to %s", r->o->name,
+		 what);
 	return -ENOENT;
 }
 
 /* "snapshot [--consume] [PATH]": PATH is absolute (the client resolved it); else OUTPUT.N. */
-static int ctl_snapshot(struct record_run *r, int argc, char **argv, struct strbuf *reply)
+static int ctl_snapshot(struct record_run *r, int argc, char **argv,
+			struct gtsc_control_reply *reply)
 {
-	enum gtsc_flight_read how = GTSC_FLIGHT_ALL;
+	bool consume = false;
 	const char *path = NULL;
-	char def[4096];
-	int err = need_flight(r, "snapshot", reply);
+	char def[4096], msg[4608] = "";
+	int err = need_flight(r, "snapshot", msg, sizeof(msg));
 
 	for (int i = 1; i < argc && !err; i++) {
 		if (!strcmp(argv[i], "--consume")) {
-			how = GTSC_FLIGHT_CONSUME;
+			consume = true;
 		} else if (argv[i][0] == '/' && !path) {
 			path = argv[i];
 		} else {
-			strbuf_addf(reply, "snapshot takes [--consume] [/ABSOLUTE/PATH], not '%s'",
-				    argv[i]);
+			snprintf(msg, sizeof(msg),
+				 "snapshot takes [--consume] [/ABSOLUTE/PATH], not '%s'", argv[i]);
 			err = -EINVAL;
 		}
 	}
-	if (err)
-		return err;
-	if (!path) {
+	if (!err && !path) {
 		next_snapshot_path(r, def, sizeof(def));
 		path = def;
 	}
-	return snapshot_to(r, path, how, reply);
+	err = err ?: snapshot_to(r, path, consume, msg, sizeof(msg));
+	gtsc_control_reply__printf(reply, "%s", msg);
+	return err;
 }
 
 /* USR2 and --snapshot-on triggers: one snapshot to OUTPUT.N answers all pending. */
 static void answer_snapshot_requests(struct record_run *r)
 {
-	__u64 t = gtsc_session__triggers(r->s);
-	struct strbuf reply = {};
-	char path[4096];
+	char path[4096], msg[4608];
+	__u64 t;
 
+	gtsc_session__trigger(r->s, &t);
 	if (!snapshot_signal && t == r->triggers)
 		return;
 	snapshot_signal = 0;
 	r->triggers = t;
-	if (need_flight(r, "snapshot", &reply)) {
-		fprintf(stderr, "gtsc-bpf: SIGUSR2: %s\n", reply.buf);
-	} else {
-		next_snapshot_path(r, path, sizeof(path));
-		if (snapshot_to(r, path, GTSC_FLIGHT_ALL, &reply))
-			fprintf(stderr, "gtsc-bpf: snapshot: %s\n", reply.buf);
-		else if (!r->o->log.quiet)
-			fprintf(stderr, "gtsc-bpf: snapshot of the flight channels to %s\n", path);
+	if (need_flight(r, "snapshot", msg, sizeof(msg))) {
+		fprintf(stderr, "gtsc-bpf: SIGUSR2: %s\n", msg);
+		return;
 	}
-	strbuf_free(&reply);
+	next_snapshot_path(r, path, sizeof(path));
+	if (snapshot_to(r, path, false, msg, sizeof(msg)))
+		fprintf(stderr, "gtsc-bpf: snapshot: %s\n", msg);
+	else if (!r->o->log.quiet)
+		fprintf(stderr, "gtsc-bpf: snapshot of the flight channels to %s\n", path);
 }
 
 /* Requests from `gtsc-bpf status|stop|start|snapshot|rewind|kill NAME` in other processes. */
-static int record_ctl(void *ctx, int argc, char **argv, struct strbuf *reply)
+static int record_ctl(void *ctx, int argc, char **argv, struct gtsc_control_reply *reply)
 {
 	struct record_run *r = ctx;
+	char msg[256];
 	int err = 0;
 
 	if (!strcmp(argv[0], "status")) {
@@ -804,9 +582,11 @@ static int record_ctl(void *ctx, int argc, char **argv, struct strbuf *reply)
 	} else if (!strcmp(argv[0], "snapshot")) {
 		return ctl_snapshot(r, argc, argv, reply);
 	} else if (!strcmp(argv[0], "rewind")) {
-		err = need_flight(r, "rewind", reply);
-		if (!err)
-			gtsc_session__flight_rewind(r->s);
+		err = need_flight(r, "rewind", msg, sizeof(msg));
+		if (err)
+			gtsc_control_reply__printf(reply, "%s", msg);
+		else
+			gtsc_session__rewind(r->s);
 		return err;
 	} else if (!strcmp(argv[0], "stop")) {
 		gtsc_session__stop(r->s);
@@ -817,8 +597,8 @@ static int record_ctl(void *ctx, int argc, char **argv, struct strbuf *reply)
 	} else if (!strcmp(argv[0], "kill")) {
 		r->kill_requested = true;
 	} else {
-		strbuf_addf(reply, "session '%s' does not know the command '%s'", r->o->name,
-			    argv[0]);
+		gtsc_control_reply__printf(reply, "session '%s' does not know the command '%s'",
+					   r->o->name, argv[0]);
 		return -EINVAL;
 	}
 	return 0;
@@ -830,10 +610,10 @@ static int record_loop(struct record_run *r)
 	int err;
 
 	while (!stop_signal && !r->kill_requested) {
-		err = gtsc_session__poll(r->s, POLL_MS);
+		err = gtsc_recording__poll(r->rec, POLL_MS);
 		if (err < 0 && err != -EINTR)
 			return err;
-		gtsc_ctl_server__serve(r->ctl, record_ctl, r);
+		gtsc_control_server__serve(r->ctl);
 		answer_snapshot_requests(r);
 		if (r->o->cmd && (r->child == 0 || child_done(r)))
 			break;
@@ -843,57 +623,43 @@ static int record_loop(struct record_run *r)
 	return 0;
 }
 
-static void build_trailer(struct record_run *r, struct strbuf *tr, __u64 *recorded,
-			  __u64 *dropped, __u64 *misses)
+static void print_summary(struct record_run *r)
 {
-	gtsc_trace__stats(r->s, tr, recorded, dropped);
-	*misses = gtsc_session__prog_misses(r->s, tr);
-	strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)mono_ns());
-	strbuf_addf(tr, "meta\tconsumed\t%llu\n",
-		    (unsigned long long)gtsc_session__consumed(r->s));
-	if (r->o->cmd && r->child == 0)
-		strbuf_addf(tr, "meta\tcommand_status\t%d\n", r->child_status);
-}
-
-static void flight_totals(const struct gtsc_session_flight *fl, int nfl, __u32 chan,
-			  __u64 *retained, __u64 *overwritten)
-{
-	*retained = *overwritten = 0;
-	for (int i = 0; i < nfl; i++)
-		if (fl[i].channel == chan)
-			*retained += fl[i].retained, *overwritten += fl[i].overwritten;
-}
-
-static void print_summary(struct record_run *r, __u64 recorded, __u64 dropped, __u64 misses,
-			  const struct gtsc_session_flight *fl, int nfl)
-{
-	const struct gtsc_channels *ch = gtsc_session__channels(r->s);
-	struct gtsc_session_stat st[GTSC_MAX_CHANNELS * 64];
-	int n = gtsc_session__stats(r->s, st, sizeof(st) / sizeof(st[0]));
 	double secs = (mono_ns() - r->t0_ns) / 1e9;
+	__u64 recorded = 0, dropped = 0, misses = 0;
 	struct stat sb = {};
+	struct run_counts c;
 
+	if (counts_read(r->s, &c)) {
+		counts_free(&c);
+		return;
+	}
+	for (int i = 0; i < c.nr_st; i++)
+		recorded += c.st[i].written, dropped += c.st[i].dropped;
+	gtsc_session__missed(r->s, &misses);
 	stat(r->o->output, &sb);
 	fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to %s (%.1f KiB)\n",
 		(unsigned long long)recorded, secs, r->o->output, sb.st_size / 1024.0);
 	fprintf(stderr, "  %-10s %-9s %12s %12s %12s\n", "channel", "mode", "events", "dropped",
 		"overwritten");
-	for (int c = 0; c < ch->n; c++) {
-		__u64 w = 0, d = 0, kept, over;
+	for (int ch = 0; ch < c.nr_ch; ch++) {
+		__u64 w = 0, d = 0, kept = 0, over = 0;
 
-		for (int i = 0; i < n; i++)
-			if (st[i].channel == (__u32)c)
-				w += st[i].written, d += st[i].dropped;
-		fprintf(stderr, "  %-10s %-9s %12llu %12llu", chan_name(ch, c),
-			gtsc_channel__mode_name(&ch->ch[c]), (unsigned long long)w,
-			(unsigned long long)d);
-		flight_totals(fl, nfl, c, &kept, &over);
-		if (gtsc_channel__flight(&ch->ch[c]))
+		for (int i = 0; i < c.nr_st; i++)
+			if (c.st[i].channel == (__u32)ch)
+				w += c.st[i].written, d += c.st[i].dropped;
+		for (int i = 0; i < c.nr_fl; i++)
+			if (c.fl[i].channel == (__u32)ch)
+				kept += c.fl[i].retained, over += c.fl[i].overwritten;
+		fprintf(stderr, "  %-10s %-9s %12llu %12llu", c.ch[ch].name,
+			mode_name(c.ch[ch].mode), (unsigned long long)w, (unsigned long long)d);
+		if (c.ch[ch].mode == GTSC_CHANNEL_OVERWRITE)
 			fprintf(stderr, " %12llu (%llu kept)\n", (unsigned long long)over,
 				(unsigned long long)kept);
 		else
 			fprintf(stderr, " %12s\n", "-");
 	}
+	counts_free(&c);
 	if (dropped)
 		fprintf(stderr, "gtsc-bpf: warning: %llu events dropped (rings full): raise "
 				"--buffer-size or --channel NAME:size=\n",
@@ -904,60 +670,22 @@ static void print_summary(struct record_run *r, __u64 recorded, __u64 dropped, _
 			(unsigned long long)misses);
 }
 
-static int add_stack(void *ctx, const char *source, __u32 id, const __u64 *ips, size_t n)
-{
-	return gtsc_file_sink__add_stack(ctx, source, id, ips, n);
-}
-
-/* --stacks: the allocation stacks the records name, before the trailer. */
-static void save_stacks(struct record_run *r)
-{
-	int err;
-
-	if (!r->o->stacks)
-		return;
-	err = gtsc_session__stacks(r->s, add_stack, r->fs);
-	if (err)
-		fprintf(stderr, "gtsc-bpf: saving the allocation stacks failed: %s\n",
-			strerror(-err));
-}
-
 /*
  * After the stop, the flight channels' retained records join the file (not
  * consumed: a snapshot still finds them), with their counts in the trailer.
  */
 static int finish(struct record_run *r)
 {
-	struct gtsc_session_flight fl[MAX_FLIGHT_REGIONS];
-	struct strbuf tr = {};
-	__u64 recorded, dropped, misses;
-	int err, nfl;
+	int err;
 
-	gtsc_session__stop(r->s);
-	err = gtsc_session__flush(r->s, FLUSH_MS);
-	if (err && err != -ETIMEDOUT)
-		fprintf(stderr, "gtsc-bpf: draining the rings failed: %s\n", strerror(-err));
+	gtsc_recording__stop(r->rec, FLUSH_MS); /* a failure is logged; the file is finished */
 	answer_snapshot_requests(r); /* a trigger in the last round (a command's exit_group) */
-	nfl = gtsc_session__flight_read(r->s, GTSC_FLIGHT_ALL, gtsc_file_sink__sink(r->fs), fl,
-					MAX_FLIGHT_REGIONS);
-	if (nfl < 0) {
-		fprintf(stderr, "gtsc-bpf: reading the flight channels failed: %s\n",
-			strerror(-nfl));
-		nfl = 0;
-	}
-	save_stacks(r);
-	build_trailer(r, &tr, &recorded, &dropped, &misses);
-	gtsc_trace__flight(&tr, NULL, fl, nfl);
-	err = gtsc_file_sink__finish(r->fs, &tr);
-	r->fs = NULL;
-	strbuf_free(&tr);
-	if (err) {
-		fprintf(stderr, "gtsc-bpf: writing %s failed: %s\n", r->o->output, strerror(-err));
+	err = gtsc_recording__finish(r->rec);
+	if (err)
 		return err;
-	}
 	r->finished = true;
 	if (!r->o->log.quiet)
-		print_summary(r, recorded, dropped, misses, fl, nfl);
+		print_summary(r);
 	return 0;
 }
 
@@ -1034,11 +762,12 @@ static void daemon_ready(struct record_run *r)
 
 static int claim_name(struct record_run *r)
 {
-	char err[256];
+	char err[256] = "";
+	GTSC_OPTS(gtsc_control_server_opts, co, .errbuf = err, .errbuf_sz = sizeof(err));
 
 	if (!r->o->name[0])
 		snprintf(r->o->name, sizeof(r->o->name), "gtsc-%d", getpid());
-	r->ctl = gtsc_ctl_server__create(r->o->name, err, sizeof(err));
+	r->ctl = gtsc_control_server__new(r->o->name, record_ctl, r, &co);
 	if (!r->ctl) {
 		int e = errno;
 
@@ -1053,49 +782,45 @@ static int claim_name(struct record_run *r)
 	return 0;
 }
 
-static int record_run(struct record_run *r, char **argv)
+/* Options -> a recording: every option is checked here, before anything is created. */
+static struct gtsc_recording *record_new(struct record_opts *o, char **argv)
 {
-	struct record_opts *o = r->o;
-	struct gtsc_engine_opts so = {
-		.sz = sizeof(so),
-		.sources = o->sources,
-		.system_wide = o->system_wide,
-		.pids = o->pids,
-		.nr_pids = o->nr_pids,
-		.channels = o->channels,
-		.nr_channels = o->nr_channels,
-		.ring_bytes = o->ring_bytes,
-		.allow_missing = o->allow_missing,
-		.log = cli_log,
-		.log_ctx = &o->log,
-		.capture_size = o->capture_size,
-		.no_capture = o->no_capture,
-		.syscall_filter = o->filter_syscalls ? &o->syscalls : NULL,
-	};
-	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .zlib_level = o->no_compress ? 0 : 1 };
-	int err;
+	GTSC_OPTS(gtsc_session_opts, so, .system_wide = o->system_wide, .pids = o->pids,
+		  .nr_pids = o->nr_pids, .ring_bytes = o->ring_bytes,
+		  .allow_missing = o->allow_missing, .log = cli_log, .log_ctx = &o->log,
+		  .events = o->events, .channel_specs = o->nr_channels ? o->channels : NULL,
+		  .nr_channel_specs = o->nr_channels, .capture_size = o->capture_size,
+		  .no_capture = o->no_capture, .snapshot_on = o->snapshot_on,
+		  .kmem_stacks = o->stacks);
+	char *cmdline = join_args("gtsc-bpf ", argv), *command = join_args("", o->cmd);
+	GTSC_OPTS(gtsc_recording_opts, ro, .no_compress = o->no_compress,
+		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command);
+	struct gtsc_recording *rec = NULL;
 
 	record_probes__session_opts(&o->probes, &so);
-	so.trigger_syscall = o->snapshot_on;
-	so.trigger_nr = o->snapshot_on_nr;
-	so.kmem_stacks = o->stacks;
-	r->argv = argv;
+	if (cmdline && command)
+		rec = gtsc_recording__new(o->output, &so, &ro);
+	else
+		errno = ENOMEM;
+	free(cmdline);
+	free(command);
+	return rec;
+}
+
+static int record_run(struct record_run *r)
+{
+	struct record_opts *o = r->o;
+	int err;
+
 	err = o->daemon ? daemon_begin(r) : 0;
 	err = err ?: claim_name(r);
 	if (err)
 		return err;
 	keep_old_output(o->output);
-	r->fs = gtsc_file_sink__create(o->output, &wo);
-	if (!r->fs) {
-		fprintf(stderr, "gtsc-bpf: cannot create %s: %s\n", o->output, strerror(errno));
-		return -errno;
-	}
-	r->s = gtsc_session__open_sink(&so, gtsc_file_sink__sink(r->fs));
-	if (!r->s) {
-		err = -errno;
-		unlink(o->output);
-		return err;
-	}
+	err = gtsc_recording__open(r->rec);
+	if (err)
+		return err; /* the library said why */
+	r->s = gtsc_recording__session(r->rec);
 	if (o->cmd) {
 		err = spawn(r);
 		err = err ?: gtsc_session__track_pid(r->s, r->child);
@@ -1105,15 +830,9 @@ static int record_run(struct record_run *r, char **argv)
 			return err;
 		}
 	}
-	err = gtsc_session__attach(r->s);
+	err = gtsc_recording__attach(r->rec);
 	if (err)
-		return err; /* the session said which source */
-	err = write_metadata(r, argv);
-	err = err ?: write_comms(r, gtsc_file_sink__sink(r->fs), mono_ns());
-	if (err) {
-		fprintf(stderr, "gtsc-bpf: writing %s failed: %s\n", o->output, strerror(-err));
-		return err;
-	}
+		return err; /* the library said which source, or what failed writing */
 	install_signals();
 	r->t0_ns = mono_ns();
 	gtsc_session__start(r->s);
@@ -1152,10 +871,10 @@ static void set_epitaph(struct record_run *r)
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	path = realpath(r->o->output, NULL);
 	if (r->finished)
-		gtsc_ctl_server__epitaph(r->ctl, "ended %s; its trace is %s", when,
-					 path ? path : r->o->output);
+		gtsc_control_server__epitaph(r->ctl, "ended %s; its trace is %s", when,
+					     path ? path : r->o->output);
 	else
-		gtsc_ctl_server__epitaph(r->ctl, "failed %s, without a complete trace", when);
+		gtsc_control_server__epitaph(r->ctl, "failed %s, without a complete trace", when);
 	free(path);
 }
 
@@ -1167,11 +886,9 @@ static void cleanup(struct record_run *r)
 		kill(r->child, SIGTERM);
 		waitpid(r->child, &r->child_status, 0);
 	}
-	gtsc_file_sink__abort(r->fs);
-	gtsc_session__destroy(r->s);
+	gtsc_recording__free(r->rec); /* an unfinished file stays, as a killed recorder's */
 	set_epitaph(r);
-	gtsc_ctl_server__destroy(r->ctl);
-	meta_free(&r->meta);
+	gtsc_control_server__free(r->ctl);
 	if (r->ready_fd >= 0)
 		close(r->ready_fd);
 }
@@ -1183,15 +900,18 @@ int cmd_record(int argc, char **argv)
 	int err;
 
 	err = parse_args(&o, argc, argv);
-	/* An unknown function is a usage error, found before anything is loaded. */
-	err = err ?: record_probes__resolve(&o.probes);
+	/* A wrong option or an unknown function is a usage error, found before anything is loaded. */
+	if (!err) {
+		r.rec = record_new(&o, argv);
+		err = r.rec ? 0 : -errno;
+	}
 	if (err) {
 		record_probes__free(&o.probes);
 		return 2;
 	}
 	cli_libbpf_verbose(o.log.verbose);
 	/* Every failure path has already said why, in one sentence. */
-	err = record_run(&r, argv);
+	err = record_run(&r);
 	cleanup(&r);
 	record_probes__free(&o.probes);
 	return err ? 1 : 0;

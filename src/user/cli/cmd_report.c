@@ -6,14 +6,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cli.h"
 #include "event_print.h"
-#include "trace_reader.h"
+#include "report_header.h"
 
 struct report_opts {
 	const char *input;
@@ -77,34 +76,14 @@ static const char *meta(const struct gtsc_reader *r, const char *key)
 	return v ? v : "?";
 }
 
-static void channel_totals(const struct gtsc_reader *r, __u32 id, __u64 *written, __u64 *dropped)
+static const char *scope_name(const struct gtsc_reader_channel *ch)
 {
-	size_t n = 0;
-	const struct gtsc_chan_stat *st = gtsc_reader__stats(r, &n);
-
-	*written = *dropped = 0;
-	for (size_t i = 0; st && i < n; i++)
-		if (st[i].channel == id)
-			*written += st[i].written, *dropped += st[i].dropped;
+	return ch->scope == GTSC_SCOPE_PERCPU ? "percpu" : "global";
 }
 
-/* An overwrite channel's regions summed: retained, overwritten, torn; false if it has none. */
-static bool flight_totals(const struct gtsc_reader *r, __u32 id, __u64 v[3])
+static const char *mode_name(const struct gtsc_reader_channel *ch)
 {
-	size_t n = 0;
-	const struct gtsc_flight_stat *fl = gtsc_reader__flight_stats(r, &n);
-	bool any = false;
-
-	v[0] = v[1] = v[2] = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (fl[i].channel != id)
-			continue;
-		v[0] += fl[i].retained;
-		v[1] += fl[i].overwritten;
-		v[2] += fl[i].torn;
-		any = true;
-	}
-	return any;
+	return ch->mode == GTSC_CHANNEL_OVERWRITE ? "overwrite" : "discard";
 }
 
 static double duration_s(const struct gtsc_reader *r)
@@ -131,10 +110,8 @@ static void wall_time(const struct gtsc_reader *r, char *buf, size_t sz)
 
 static void text_header(const struct gtsc_reader *r, const char *path)
 {
-	size_t nch = 0;
-	const struct gtsc_channel_info *ch = gtsc_reader__channels(r, &nch);
-	bool have_stats = gtsc_reader__stats(r, &(size_t){ 0 }) != NULL;
-	__u64 total_dropped = 0, misses = gtsc_reader__prog_misses(r);
+	GTSC_OPTS(gtsc_reader_channel, ch);
+	bool have_stats = gtsc_reader__has_counts(r);
 	double dur = duration_s(r);
 	char when[64];
 
@@ -148,42 +125,29 @@ static void text_header(const struct gtsc_reader *r, const char *path)
 	printf("  by: %s\n", meta(r, "cmdline"));
 	printf("# %-10s %-7s %6s %10s %12s %12s\n", "channel", "scope", "rings", "ring size",
 	       "events", "dropped");
-	for (size_t i = 0; i < nch; i++) {
-		__u64 w, d;
-
-		channel_totals(r, ch[i].id, &w, &d);
-		total_dropped += d;
-		printf("# %-10s %-7s %6u %9lluK ", ch[i].name, ch[i].percpu ? "percpu" : "global",
-		       ch[i].nr_rings, (unsigned long long)(ch[i].ring_bytes >> 10));
+	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++) {
+		printf("# %-10s %-7s %6u %9lluK ", ch.name, scope_name(&ch), ch.nr_rings,
+		       (unsigned long long)(ch.ring_bytes >> 10));
 		if (have_stats)
-			printf("%12llu %12llu\n", (unsigned long long)w, (unsigned long long)d);
+			printf("%12llu %12llu\n", (unsigned long long)ch.written,
+			       (unsigned long long)ch.dropped);
 		else
 			printf("%12s %12s\n", "?", "?");
 	}
-	for (size_t i = 0; i < nch; i++) {
-		__u64 v[3];
-
-		if (flight_totals(r, ch[i].id, v))
+	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++) {
+		if (ch.flight)
 			printf("# %-10s overwrite: %llu records retained (in this file), %llu "
 			       "overwritten, %llu torn\n",
-			       ch[i].name, (unsigned long long)v[0], (unsigned long long)v[1],
-			       (unsigned long long)v[2]);
+			       ch.name, (unsigned long long)ch.retained,
+			       (unsigned long long)ch.overwritten, (unsigned long long)ch.torn);
 	}
-	if (total_dropped)
-		printf("# WARNING: %llu events were dropped (rings full); the trace is incomplete\n",
-		       (unsigned long long)total_dropped);
-	if (misses)
-		printf("# WARNING: the kernel skipped %llu events (BPF recursion protection)\n",
-		       (unsigned long long)misses);
-	if (gtsc_reader__truncated(r))
-		printf("# WARNING: %s\n", gtsc_reader__damage(r));
+	report_warnings(r, REPORT_EVENTS);
 }
 
 static void json_header(const struct gtsc_reader *r, const char *path)
 {
-	size_t nch = 0;
-	const struct gtsc_channel_info *ch = gtsc_reader__channels(r, &nch);
-	bool have_stats = gtsc_reader__stats(r, &(size_t){ 0 }) != NULL;
+	GTSC_OPTS(gtsc_reader_channel, ch);
+	bool have_stats = gtsc_reader__has_counts(r);
 
 	printf("{\"event\":\"trace_info\",\"file\":");
 	json_put_str(stdout, path);
@@ -195,23 +159,20 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 	json_put_str(stdout, meta(r, "arch"));
 	printf(",\"duration_s\":%.9f,\"truncated\":%s,\"channels\":[", duration_s(r),
 	       gtsc_reader__truncated(r) ? "true" : "false");
-	for (size_t i = 0; i < nch; i++) {
-		__u64 w, d, fl[3];
-
-		channel_totals(r, ch[i].id, &w, &d);
+	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++) {
 		printf("%s{\"name\":", i ? "," : "");
-		json_put_str(stdout, ch[i].name);
-		printf(",\"scope\":\"%s\",\"rings\":%u,\"ring_bytes\":%llu", ch[i].percpu ? "percpu" : "global",
-		       ch[i].nr_rings, (unsigned long long)ch[i].ring_bytes);
+		json_put_str(stdout, ch.name);
+		printf(",\"scope\":\"%s\",\"rings\":%u,\"ring_bytes\":%llu", scope_name(&ch),
+		       ch.nr_rings, (unsigned long long)ch.ring_bytes);
 		if (have_stats)
-			printf(",\"events\":%llu,\"dropped\":%llu", (unsigned long long)w,
-			       (unsigned long long)d);
+			printf(",\"events\":%llu,\"dropped\":%llu", (unsigned long long)ch.written,
+			       (unsigned long long)ch.dropped);
 		printf(",\"mode\":");
-		json_put_str(stdout, ch[i].mode);
-		if (flight_totals(r, ch[i].id, fl))
+		json_put_str(stdout, mode_name(&ch));
+		if (ch.flight)
 			printf(",\"retained\":%llu,\"overwritten\":%llu,\"torn\":%llu",
-			       (unsigned long long)fl[0], (unsigned long long)fl[1],
-			       (unsigned long long)fl[2]);
+			       (unsigned long long)ch.retained, (unsigned long long)ch.overwritten,
+			       (unsigned long long)ch.torn);
 		printf("}");
 	}
 	printf("],\"recursion_misses\":%llu}\n", (unsigned long long)gtsc_reader__prog_misses(r));
@@ -250,9 +211,6 @@ static int report_mode(int argc, char **argv)
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = {};
-	char errbuf[256] = "";
-	struct gtsc_reader_opts ro = { .sz = sizeof(ro), .errbuf = errbuf,
-				       .errbuf_sz = sizeof(errbuf) };
 	struct gtsc_reader *r;
 	bool damaged;
 	int err;
@@ -262,11 +220,9 @@ int cmd_report(int argc, char **argv)
 		return err;
 	if (parse_args(&o, argc, argv))
 		return 2;
-	r = gtsc_reader__open(o.input, &ro);
-	if (!r) {
-		fprintf(stderr, "gtsc-bpf: %s: %s\n", o.input, errbuf[0] ? errbuf : strerror(errno));
+	r = report_open(o.input);
+	if (!r)
 		return 1;
-	}
 	/* Big buffer: millions of lines go out through here. */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	if (o.json)

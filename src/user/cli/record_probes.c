@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "record_probes.h"
-#include "session.h"
-#include "strbuf.h"
 
 int record_probes__add_func(struct record_probes *p, const char *arg)
 {
@@ -22,8 +20,8 @@ int record_probes__add_comms(struct record_probes *p, const char *arg)
 {
 	char *buf, *tok, *save = NULL;
 
-	if (p->nr_comm_bufs == GTSC_MAX_COMMS) {
-		fprintf(stderr, "gtsc-bpf: -C takes at most %d names\n", GTSC_MAX_COMMS);
+	if (p->nr_comm_bufs == RECORD_MAX_COMMS) {
+		fprintf(stderr, "gtsc-bpf: -C takes at most %d names\n", RECORD_MAX_COMMS);
 		return -E2BIG;
 	}
 	buf = strdup(arg);
@@ -31,8 +29,8 @@ int record_probes__add_comms(struct record_probes *p, const char *arg)
 		return -ENOMEM;
 	p->comm_bufs[p->nr_comm_bufs++] = buf;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (p->nr_comms == GTSC_MAX_COMMS) {
-			fprintf(stderr, "gtsc-bpf: -C takes at most %d names\n", GTSC_MAX_COMMS);
+		if (p->nr_comms == RECORD_MAX_COMMS) {
+			fprintf(stderr, "gtsc-bpf: -C takes at most %d names\n", RECORD_MAX_COMMS);
 			return -E2BIG;
 		}
 		if (strlen(tok) >= GTSC_COMM_LEN)
@@ -49,52 +47,25 @@ bool record_probes__targets(const struct record_probes *p)
 	return p->nr_comms || p->cgroup;
 }
 
-int record_probes__resolve(struct record_probes *p)
+void record_probes__session_opts(const struct record_probes *p, struct gtsc_session_opts *so)
 {
-	char why[256];
-	int err = gtsc_funcs__resolve(&p->funcs, p->func_args, p->nr_func_args, why, sizeof(why));
-
-	if (err)
-		fprintf(stderr, "gtsc-bpf: %s\n", why);
-	return err;
-}
-
-void record_probes__session_opts(const struct record_probes *p, struct gtsc_engine_opts *so)
-{
-	so->funcs = p->funcs.n ? &p->funcs : NULL;
-	so->comms = p->comms;
+	so->funcs = p->nr_func_args ? p->func_args : NULL;
+	so->nr_funcs = p->nr_func_args;
+	so->comms = p->nr_comms ? p->comms : NULL;
 	so->nr_comms = p->nr_comms;
 	so->cgroup = p->cgroup;
 }
 
-void record_probes__filter(const struct record_probes *p, struct strbuf *sb)
+void record_probes__filter(const struct record_probes *p, struct gtsc_control_reply *reply)
 {
 	for (size_t i = 0; i < p->nr_comms; i++)
-		strbuf_addf(sb, "%s%s", i ? "," : " comm=", p->comms[i]);
+		gtsc_control_reply__printf(reply, "%s%s", i ? "," : " comm=", p->comms[i]);
 	if (p->cgroup)
-		strbuf_addf(sb, " cgroup=%s", p->cgroup);
-}
-
-void record_probes__sources(const struct record_probes *p, struct gtsc_session *s,
-			    struct strbuf *sb)
-{
-	if (!gtsc_session__plan(s)->funcs.prog)
-		return;
-	strbuf_addf(sb, ",funcs(");
-	gtsc_funcs__summary(&p->funcs, 3, sb);
-	strbuf_addf(sb, ")");
-}
-
-void record_probes__funcs_chunk(const struct record_probes *p, struct gtsc_session *s,
-				struct strbuf *sb)
-{
-	if (gtsc_session__plan(s)->funcs.prog)
-		gtsc_funcs__describe(&p->funcs, gtsc_session__features(s)->vmlinux, sb);
+		gtsc_control_reply__printf(reply, " cgroup=%s", p->cgroup);
 }
 
 void record_probes__free(struct record_probes *p)
 {
-	gtsc_funcs__free(&p->funcs);
 	for (size_t i = 0; i < p->nr_comm_bufs; i++)
 		free(p->comm_bufs[i]);
 	p->nr_comm_bufs = 0;

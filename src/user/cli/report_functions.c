@@ -15,7 +15,7 @@
 #include <string.h>
 #include "cli.h"
 #include "comm_table.h"
-#include "trace_reader.h"
+#include "report_header.h"
 
 struct u64_vec {
 	__u64 *v;
@@ -208,9 +208,6 @@ static int parse_args(int argc, char **argv, const char **input)
 
 int report_functions_main(int argc, char **argv)
 {
-	char errbuf[256] = "";
-	struct gtsc_reader_opts ro = { .sz = sizeof(ro), .errbuf = errbuf,
-				       .errbuf_sz = sizeof(errbuf) };
 	struct func_report fr = {};
 	const struct gtsc_rec_hdr *rec;
 	struct gtsc_reader *r;
@@ -219,11 +216,9 @@ int report_functions_main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &input))
 		return 2;
-	r = gtsc_reader__open(input, &ro);
-	if (!r) {
-		fprintf(stderr, "gtsc-bpf: %s: %s\n", input, errbuf[0] ? errbuf : strerror(errno));
+	r = report_open(input);
+	if (!r)
 		return 1;
-	}
 	err = report_init(&fr, r);
 	while (!err && (n = gtsc_reader__next(r, &rec)) > 0)
 		err = account(&fr, rec);

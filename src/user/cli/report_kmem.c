@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * gtsc-bpf report --kmem: kmemtrace-style analysis.  The trace is streamed
- * once, in time order, through the kmem analysis engine (kmem_analysis.h);
+ * once, in time order, through the library's kmem analysis (gtsc/kmem.h);
  * then the tables are printed as text or JSON lines (kmem_emit.h).  Names
  * come from the trace: call sites from its KSYMS, caches from its cache
  * records, GFP flags from its tracefs formats.
@@ -11,14 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli.h"
-#include "kmem_analysis.h"
 #include "kmem_emit.h"
-#include "kmem_gfp.h"
 #include "kmem_stacks.h"
-#include "kmem_stream.h"
-#include "trace_reader.h"
+#include "report_header.h"
 
 enum table_bit {
 	T_CALLER = 1 << 0,
@@ -52,11 +48,12 @@ struct kopts {
 
 struct kctx {
 	struct gtsc_reader *r;
-	const struct kmem_results *res;
+	const struct gtsc_kmem_analysis *a;
+	const struct gtsc_kmem_summary *sum;
 	const struct kopts *o;
-	struct kmem_gfp_table gfp;
+	struct gtsc_kmem_gfp *gfp;
 	struct kmem_emit e;
-	char (*names)[NAME_LEN]; /* of res->sites, by index */
+	char (*names)[NAME_LEN]; /* of the call sites, by index */
 };
 
 static void usage(FILE *f)
@@ -293,7 +290,17 @@ static const char *kind_name(__u8 kind)
 {
 	static const char *const names[] = { "kmalloc", "kmem_cache", "page" };
 
-	return kind < KMEM_KINDS ? names[kind] : "?";
+	return kind < GTSC_KMEM_KINDS ? names[kind] : "?";
+}
+
+static const struct gtsc_kmem_site *site_at(const struct kctx *c, size_t i)
+{
+	return gtsc_kmem_analysis__site(c->a, i);
+}
+
+static const struct gtsc_kmem_kind_stats *kind_stats(const struct kctx *c, int kind)
+{
+	return gtsc_kmem_analysis__kind(c->a, kind);
 }
 
 /* "kmalloc", "kmem_cache", or "kmalloc+kmem_cache" for a site that did both. */
@@ -344,16 +351,16 @@ static void name_addr(const struct kctx *c, __u64 addr, char *buf, size_t sz)
 
 static int name_sites(struct kctx *c)
 {
-	c->names = calloc(c->res->nr_sites + 1, sizeof(*c->names));
+	c->names = calloc(c->sum->nr_sites + 1, sizeof(*c->names));
 	if (!c->names)
 		return -ENOMEM;
-	for (size_t i = 0; i < c->res->nr_sites; i++) {
-		__u64 addr = c->res->sites[i].call_site;
+	for (size_t i = 0; i < c->sum->nr_sites; i++) {
+		__u64 addr = site_at(c, i)->call_site;
 
 		if (!addr)
 			snprintf(c->names[i], NAME_LEN, "%s",
-				 c->res->sites[i].kinds == 1 << GTSC_KMEM_PAGE ? "(page allocator)"
-									       : "(unknown)");
+				 site_at(c, i)->kinds == 1 << GTSC_KMEM_PAGE ? "(page allocator)"
+									     : "(unknown)");
 		else
 			name_addr(c, addr, c->names[i], NAME_LEN);
 	}
@@ -363,8 +370,8 @@ static int name_sites(struct kctx *c)
 /* Index of the site at ADDR, for its name. */
 static const char *site_name(const struct kctx *c, __u64 addr, char *buf, size_t sz)
 {
-	for (size_t i = 0; addr && i < c->res->nr_sites; i++)
-		if (c->res->sites[i].call_site == addr)
+	for (size_t i = 0; addr && i < c->sum->nr_sites; i++)
+		if (site_at(c, i)->call_site == addr)
 			return c->names[i];
 	if (!addr)
 		return "-";
@@ -398,27 +405,9 @@ static __u64 meta_u64(const struct gtsc_reader *r, const char *key)
 	return v ? strtoull(v, NULL, 10) : 0;
 }
 
-/* Drops of the kmem channel only: other channels' drops do not touch these numbers. */
-static __u64 kmem_drops(const struct gtsc_reader *r)
-{
-	size_t nch = 0, nst = 0;
-	const struct gtsc_channel_info *ch = gtsc_reader__channels(r, &nch);
-	const struct gtsc_chan_stat *st = gtsc_reader__stats(r, &nst);
-	__u64 dropped = 0;
-
-	for (size_t i = 0; i < nch; i++) {
-		if (strcmp(ch[i].name, "kmem"))
-			continue;
-		for (size_t j = 0; st && j < nst; j++)
-			if (st[j].channel == ch[i].id)
-				dropped += st[j].dropped;
-	}
-	return dropped;
-}
-
 static void summary_trace(struct kctx *c)
 {
-	const struct kmem_results *res = c->res;
+	const struct gtsc_kmem_summary *res = c->sum;
 	__u64 start = meta_u64(c->r, "start_ns"), end = meta_u64(c->r, "end_ns");
 	const char *kernel = gtsc_reader__meta(c->r, "kernel");
 
@@ -429,7 +418,8 @@ static void summary_trace(struct kctx *c)
 	kv_d(c, "events_span_s", "first to last kmem event (s):", KCOL_SEC,
 	     res->events ? secs(res->last_ts - res->first_ts) : 0);
 	kv_u(c, "events", "kmem events analysed:", res->events);
-	kv_u(c, "dropped", "kmem events dropped (rings full):", kmem_drops(c->r));
+	kv_u(c, "dropped", "kmem events dropped (rings full):",
+	     report_lost(c->r, REPORT_KMEM, NULL));
 	kv_u(c, "recursion_misses",
 	     "events the kernel skipped (recursion):", gtsc_reader__prog_misses(c->r));
 	kv_u(c, "truncated", "trace truncated or damaged (1 = yes):", gtsc_reader__truncated(c->r));
@@ -439,27 +429,29 @@ static void summary_trace(struct kctx *c)
 
 static void summary_kinds(struct kctx *c)
 {
-	static const char *const keys[KMEM_KINDS][2] = {
+	static const char *const keys[GTSC_KMEM_KINDS][2] = {
 		{ "kmalloc_allocs", "kmalloc_frees" },
 		{ "cache_allocs", "cache_frees" },
 		{ "page_allocs", "page_frees" },
 	};
 	char label[64];
 
-	for (int k = 0; k < KMEM_KINDS; k++) {
+	for (int k = 0; k < GTSC_KMEM_KINDS; k++) {
 		snprintf(label, sizeof(label), "%s allocations:", kind_name(k));
-		kv_u(c, keys[k][0], label, c->res->kind[k].allocs);
+		kv_u(c, keys[k][0], label, kind_stats(c, k)->allocs);
 		snprintf(label, sizeof(label), "%s frees:", kind_name(k));
-		kv_u(c, keys[k][1], label, c->res->kind[k].frees);
+		kv_u(c, keys[k][1], label, kind_stats(c, k)->frees);
 	}
 	kv_u(c, "null_frees", "frees of NULL or ZERO_SIZE_PTR (no-ops):",
-	     c->res->kind[0].frees_null + c->res->kind[1].frees_null);
+	     kind_stats(c, GTSC_KMEM_KMALLOC)->frees_null +
+		     kind_stats(c, GTSC_KMEM_CACHE)->frees_null);
 }
 
 /* perf kmem stat's slab summary, with its labels, over kmalloc and kmem_cache. */
 static void summary_slab(struct kctx *c)
 {
-	const struct kmem_kind_stats *k = c->res->kind;
+	const struct gtsc_kmem_kind_stats k[] = { *kind_stats(c, GTSC_KMEM_KMALLOC),
+						  *kind_stats(c, GTSC_KMEM_CACHE) };
 	__u64 req = k[0].bytes_req + k[1].bytes_req, alloc = k[0].bytes_alloc + k[1].bytes_alloc;
 	__u64 freed = k[0].bytes_freed + k[1].bytes_freed;
 	__u64 matched = k[0].frees_matched + k[1].frees_matched;
@@ -482,7 +474,7 @@ static void summary_slab(struct kctx *c)
 
 static void summary_pages(struct kctx *c)
 {
-	const struct kmem_kind_stats *p = &c->res->kind[GTSC_KMEM_PAGE];
+	const struct gtsc_kmem_kind_stats *p = kind_stats(c, GTSC_KMEM_PAGE);
 
 	kv_u(c, "page_bytes_alloc", "Page bytes allocated:", p->bytes_alloc);
 	kv_u(c, "page_bytes_freed", "Page bytes freed (allocated in the trace):", p->bytes_freed);
@@ -494,35 +486,22 @@ static void summary_errors(struct kctx *c)
 {
 	char key[64], label[128];
 
-	for (int cls = 0; cls < KMEM_ERR_MAX; cls++) {
+	for (int cls = 0; cls < GTSC_KMEM_ERR_MAX; cls++) {
 		__u64 n = 0;
 
-		for (int k = 0; k < KMEM_KINDS; k++)
-			n += c->res->err_count[cls][k];
-		snprintf(key, sizeof(key), "err_%s", kmem_err_name(cls));
-		snprintf(label, sizeof(label), "%s:", kmem_err_title(cls));
+		for (size_t i = 0; i < c->sum->nr_errs; i++)
+			if (gtsc_kmem_analysis__err(c->a, i)->cls == cls)
+				n += gtsc_kmem_analysis__err(c->a, i)->count;
+		snprintf(key, sizeof(key), "err_%s", gtsc_kmem_err_name(cls));
+		snprintf(label, sizeof(label), "%s:", gtsc_kmem_err_title(cls));
 		kv_u(c, key, label, n);
 	}
 }
 
 static void print_warnings(struct kctx *c)
 {
-	__u64 dropped = kmem_drops(c->r), misses = gtsc_reader__prog_misses(c->r);
-
-	if (c->o->json)
-		return;
-	if (dropped)
-		printf("# WARNING: %llu kmem events were dropped (rings full): these results are "
-		       "incomplete\n",
-		       (unsigned long long)dropped);
-	if (misses)
-		printf("# WARNING: the kernel skipped %llu events (BPF recursion protection): "
-		       "results may be incomplete\n",
-		       (unsigned long long)misses);
-	if (gtsc_reader__truncated(c->r))
-		printf("# WARNING: %s: these results are incomplete\n", gtsc_reader__damage(c->r));
-	if (!gtsc_reader__stats(c->r, &(size_t){ 0 }))
-		printf("# WARNING: the trace has no drop counts (no trailer)\n");
+	if (!c->o->json)
+		report_warnings(c->r, REPORT_KMEM);
 }
 
 static void print_summary(struct kctx *c)
@@ -547,7 +526,7 @@ static void print_summary(struct kctx *c)
 
 static int cmp_key(const struct kctx *c, enum sort_key key, size_t ia, size_t ib)
 {
-	const struct kmem_site *a = &c->res->sites[ia], *b = &c->res->sites[ib];
+	const struct gtsc_kmem_site *a = site_at(c, ia), *b = site_at(c, ib);
 	double fa, fb;
 	__u64 x, y;
 
@@ -592,21 +571,22 @@ static int cmp_sites(const void *pa, const void *pb, void *arg)
 }
 
 /* Indexes of the sites that pass KEEP, sorted by the user's keys; NULL on ENOMEM. */
-static size_t *sorted_sites(struct kctx *c, bool (*keep)(const struct kmem_site *), size_t *n)
+static size_t *sorted_sites(struct kctx *c, bool (*keep)(const struct gtsc_kmem_site *),
+			    size_t *n)
 {
-	size_t *idx = malloc((c->res->nr_sites + 1) * sizeof(*idx));
+	size_t *idx = malloc((c->sum->nr_sites + 1) * sizeof(*idx));
 
 	*n = 0;
 	if (!idx)
 		return NULL;
-	for (size_t i = 0; i < c->res->nr_sites; i++)
-		if (keep(&c->res->sites[i]))
+	for (size_t i = 0; i < c->sum->nr_sites; i++)
+		if (keep(site_at(c, i)))
 			idx[(*n)++] = i;
 	qsort_r(idx, *n, sizeof(*idx), cmp_sites, c);
 	return idx;
 }
 
-static bool slab_allocs(const struct kmem_site *s)
+static bool slab_allocs(const struct gtsc_kmem_site *s)
 {
 	return s->allocs && !(s->kinds & 1 << GTSC_KMEM_PAGE);
 }
@@ -634,7 +614,7 @@ static int print_callers(struct kctx *c)
 	shown = row_limit(c, n);
 	kmem_emit__table(&c->e, "callsite", "BY CALL SITE (slab)", cols, nc);
 	for (size_t i = 0; i < shown; i++) {
-		const struct kmem_site *s = &c->res->sites[idx[i]];
+		const struct gtsc_kmem_site *s = site_at(c, idx[i]);
 		union kmem_cell v[] = {
 			{ .s = c->names[idx[i]] },
 			{ .s = kinds_name(s->kinds) },
@@ -656,7 +636,7 @@ static int print_callers(struct kctx *c)
 	return 0;
 }
 
-static bool has_live(const struct kmem_site *s)
+static bool has_live(const struct gtsc_kmem_site *s)
 {
 	return s->live;
 }
@@ -690,7 +670,7 @@ static int print_leaks(struct kctx *c)
 			 "LEAK SUSPECTS: allocations still live at the end, by call site", cols,
 			 nc);
 	for (size_t i = 0; i < shown; i++) {
-		const struct kmem_site *s = &c->res->sites[idx[i]];
+		const struct gtsc_kmem_site *s = site_at(c, idx[i]);
 		union kmem_cell v[] = {
 			{ .s = c->names[idx[i]] },
 			{ .s = kinds_name(s->kinds) },
@@ -698,7 +678,7 @@ static int print_leaks(struct kctx *c)
 			{ .u = s->live_bytes_req },
 			{ .u = s->live_bytes_alloc },
 			{ .d = secs(s->live_age_sum / s->live) },
-			{ .d = secs(c->res->end_ts - s->live_oldest_ts) },
+			{ .d = secs(c->sum->end_ts - s->live_oldest_ts) },
 		};
 
 		kmem_emit__row(&c->e, cols, nc, v);
@@ -712,7 +692,7 @@ static int print_leaks(struct kctx *c)
 
 /* ---- caches, sizes, pages, gfp ---- */
 
-static void group_name(const struct kmem_group *g, char *buf, size_t sz)
+static void group_name(const struct gtsc_kmem_group *g, char *buf, size_t sz)
 {
 	if (g->kind == GTSC_KMEM_KMALLOC)
 		snprintf(buf, sz, "kmalloc-%llu", (unsigned long long)g->id);
@@ -726,8 +706,8 @@ static void group_name(const struct kmem_group *g, char *buf, size_t sz)
 
 static int cmp_groups(const void *pa, const void *pb)
 {
-	const struct kmem_group *a = *(const struct kmem_group *const *)pa;
-	const struct kmem_group *b = *(const struct kmem_group *const *)pb;
+	const struct gtsc_kmem_group *a = *(const struct gtsc_kmem_group *const *)pa;
+	const struct gtsc_kmem_group *b = *(const struct gtsc_kmem_group *const *)pb;
 
 	if (a->bytes_alloc != b->bytes_alloc)
 		return a->bytes_alloc < b->bytes_alloc ? 1 : -1;
@@ -749,15 +729,15 @@ static int print_caches(struct kctx *c)
 		{ "live", "live", 8, KCOL_U64 },
 	};
 	const int nc = sizeof(cols) / sizeof(cols[0]);
-	const struct kmem_group **g = malloc((c->res->nr_groups + 1) * sizeof(*g));
+	const struct gtsc_kmem_group **g = malloc((c->sum->nr_groups + 1) * sizeof(*g));
 	size_t n = 0, shown;
 	char name[64];
 
 	if (!g)
 		return -ENOMEM;
-	for (size_t i = 0; i < c->res->nr_groups; i++)
-		if (c->res->groups[i].allocs)
-			g[n++] = &c->res->groups[i];
+	for (size_t i = 0; i < c->sum->nr_groups; i++)
+		if (gtsc_kmem_analysis__group(c->a, i)->allocs)
+			g[n++] = gtsc_kmem_analysis__group(c->a, i);
 	qsort(g, n, sizeof(*g), cmp_groups);
 	shown = row_limit(c, n);
 	kmem_emit__table(&c->e, "cache", "BY SLAB CACHE (kmalloc by the size it was served from)",
@@ -801,8 +781,8 @@ static int print_sizes(struct kctx *c)
 
 	kmem_emit__table(&c->e, "size",
 			 "BY SIZE CLASS (slab): requested sizes against allocated sizes", cols, nc);
-	for (int k = 0; k < KMEM_SIZE_CLASSES; k++) {
-		const struct kmem_size_class *s = &c->res->sizes[k];
+	for (int k = 0; k < GTSC_KMEM_SIZE_CLASSES; k++) {
+		const struct gtsc_kmem_size_class *s = gtsc_kmem_analysis__size_class(c->a, k);
 		union kmem_cell v[] = {
 			{ .s = label },
 			{ .u = s->by_req },
@@ -847,8 +827,8 @@ static int print_pages(struct kctx *c)
 	const int nc = sizeof(cols) / sizeof(cols[0]);
 
 	kmem_emit__table(&c->e, "page_order", "PAGES BY ORDER AND MIGRATE TYPE", cols, nc);
-	for (int k = 0; k < KMEM_ORDERS; k++) {
-		const struct kmem_order *o = &c->res->orders[k];
+	for (int k = 0; k < GTSC_KMEM_ORDERS; k++) {
+		const struct gtsc_kmem_order *o = gtsc_kmem_analysis__order(c->a, k);
 		union kmem_cell v[] = {
 			{ .u = k },
 			{ .u = o->allocs },
@@ -863,7 +843,7 @@ static int print_pages(struct kctx *c)
 			{ .u = 0 },
 		};
 
-		for (int m = 4; m < KMEM_MIGRATETYPES; m++)
+		for (int m = 4; m < GTSC_KMEM_MIGRATETYPES; m++)
 			v[nc - 1].u += o->by_migratetype[m];
 		if (o->allocs || o->frees)
 			kmem_emit__row(&c->e, cols, nc, v);
@@ -875,7 +855,8 @@ static int print_pages(struct kctx *c)
 
 static int cmp_gfps(const void *pa, const void *pb)
 {
-	const struct kmem_gfp_use *a = pa, *b = pb;
+	const struct gtsc_kmem_gfp_use *a = *(const struct gtsc_kmem_gfp_use *const *)pa;
+	const struct gtsc_kmem_gfp_use *b = *(const struct gtsc_kmem_gfp_use *const *)pb;
 	__u64 x = a->allocs[0] + a->allocs[1] + a->allocs[2];
 	__u64 y = b->allocs[0] + b->allocs[1] + b->allocs[2];
 
@@ -894,32 +875,34 @@ static int print_gfp(struct kctx *c)
 		{ "flags", "flags", -1, KCOL_STR },
 	};
 	const int nc = sizeof(cols) / sizeof(cols[0]);
-	size_t n = c->res->nr_gfps, shown = row_limit(c, n);
-	struct kmem_gfp_use *g = malloc((n + 1) * sizeof(*g));
+	size_t n = c->sum->nr_gfps, shown = row_limit(c, n);
+	const struct gtsc_kmem_gfp_use **g = malloc((n + 1) * sizeof(*g));
 	char flags[512];
 
 	if (!g)
 		return -ENOMEM;
-	memcpy(g, c->res->gfps, n * sizeof(*g));
+	for (size_t i = 0; i < n; i++)
+		g[i] = gtsc_kmem_analysis__gfp(c->a, i);
 	qsort(g, n, sizeof(*g), cmp_gfps);
 	kmem_emit__table(&c->e, "gfp", "BY GFP FLAGS", cols, nc);
 	for (size_t i = 0; i < shown; i++) {
 		union kmem_cell v[] = {
-			{ .u = g[i].gfp_flags },
-			{ .u = g[i].allocs[0] },
-			{ .u = g[i].allocs[1] },
-			{ .u = g[i].allocs[2] },
-			{ .u = g[i].bytes_alloc },
+			{ .u = g[i]->gfp_flags },
+			{ .u = g[i]->allocs[0] },
+			{ .u = g[i]->allocs[1] },
+			{ .u = g[i]->allocs[2] },
+			{ .u = g[i]->bytes_alloc },
 			{ .s = flags },
 		};
 
-		kmem_gfp__decode(&c->gfp, g[i].gfp_flags, flags, sizeof(flags));
+		gtsc_kmem_gfp__decode(c->gfp, g[i]->gfp_flags, flags, sizeof(flags));
 		kmem_emit__row(&c->e, cols, nc, v);
 	}
 	kmem_emit__more(&c->e, n - shown);
 	kmem_emit__note(&c->e, " (names from %s)",
-			c->gfp.from_trace ? "the recording kernel's tracefs formats"
-					  : "Linux 6.18's values: the trace has no formats");
+			gtsc_kmem_gfp__from_formats(c->gfp)
+				? "the recording kernel's tracefs formats"
+				: "Linux 6.18's values: the trace has no formats");
 	free(g);
 	return 0;
 }
@@ -927,32 +910,32 @@ static int print_gfp(struct kctx *c)
 /* ---- errors ---- */
 
 /* Worst first: what is a bug before what only says the trace is partial. */
-static const enum kmem_err_class err_order[] = {
-	KMEM_ERR_KMALLOC_CACHE_FREE, KMEM_ERR_DOUBLE_FREE,   KMEM_ERR_FREE_AFTER_FREE,
-	KMEM_ERR_CACHE_KFREE,	     KMEM_ERR_ALLOC_LIVE,    KMEM_ERR_PAGE_ORDER,
-	KMEM_ERR_NULL_ALLOC,	     KMEM_ERR_PRETRACE_FREE,
+static const enum gtsc_kmem_err_class err_order[] = {
+	GTSC_KMEM_ERR_KMALLOC_CACHE_FREE, GTSC_KMEM_ERR_DOUBLE_FREE, GTSC_KMEM_ERR_FREE_AFTER_FREE,
+	GTSC_KMEM_ERR_CACHE_KFREE,	  GTSC_KMEM_ERR_ALLOC_LIVE,  GTSC_KMEM_ERR_PAGE_ORDER,
+	GTSC_KMEM_ERR_NULL_ALLOC,	  GTSC_KMEM_ERR_PRETRACE_FREE,
 };
 
 static int cmp_errs(const void *pa, const void *pb)
 {
-	const struct kmem_err *a = *(const struct kmem_err *const *)pa;
-	const struct kmem_err *b = *(const struct kmem_err *const *)pb;
+	const struct gtsc_kmem_err *a = *(const struct gtsc_kmem_err *const *)pa;
+	const struct gtsc_kmem_err *b = *(const struct gtsc_kmem_err *const *)pb;
 
 	return (a->count < b->count) - (a->count > b->count);
 }
 
 /* What the user must know besides the count: legality, or another cause. */
-static void err_explain(const struct kctx *c, enum kmem_err_class cls, __u8 kind, char *buf,
-			size_t sz)
+static void err_explain(const struct kctx *c, enum gtsc_kmem_err_class cls, __u8 kind,
+			char *buf, size_t sz)
 {
 	const char *kernel = gtsc_reader__meta(c->r, "kernel");
 	int legal;
 
-	if (cls != KMEM_ERR_CACHE_KFREE) {
-		snprintf(buf, sz, "%s", kmem_err_cause(cls, kind));
+	if (cls != GTSC_KMEM_ERR_CACHE_KFREE) {
+		snprintf(buf, sz, "%s", gtsc_kmem_err_cause(cls, kind));
 		return;
 	}
-	legal = kmem_kfree_cache_legal(kernel);
+	legal = gtsc_kmem_kfree_cache_legal(kernel);
 	snprintf(buf, sz,
 		 "documented legal since Linux 6.4 (commit ae65a5211d90); the recording kernel %s "
 		 "%s",
@@ -962,14 +945,16 @@ static void err_explain(const struct kctx *c, enum kmem_err_class cls, __u8 kind
 			     : "predates that: it worked with SLAB and SLUB, not with SLOB");
 }
 
-static void err_row(struct kctx *c, const struct kmem_col *cols, int nc, const struct kmem_err *e)
+static void err_row(struct kctx *c, const struct kmem_col *cols, int nc,
+		    const struct gtsc_kmem_err *e)
 {
 	char b1[NAME_LEN], b2[NAME_LEN];
 	__u64 t0 = meta_u64(c->r, "start_ns");
 	/* a free of an object from before the trace has no first site; a failure no second */
-	bool first = e->cls != KMEM_ERR_PRETRACE_FREE, second = e->cls != KMEM_ERR_NULL_ALLOC;
+	bool first = e->cls != GTSC_KMEM_ERR_PRETRACE_FREE;
+	bool second = e->cls != GTSC_KMEM_ERR_NULL_ALLOC;
 	union kmem_cell v[] = {
-		{ .s = kmem_err_name(e->cls) },
+		{ .s = gtsc_kmem_err_name(e->cls) },
 		{ .s = kind_name(e->kind) },
 		{ .s = kind_name(e->free_kind) },
 		{ .u = e->count },
@@ -982,7 +967,8 @@ static void err_row(struct kctx *c, const struct kmem_col *cols, int nc, const s
 	kmem_emit__row(&c->e, cols, nc, v);
 }
 
-static int print_err_class(struct kctx *c, enum kmem_err_class cls, const struct kmem_err **rows)
+static int print_err_class(struct kctx *c, enum gtsc_kmem_err_class cls,
+			   const struct gtsc_kmem_err **rows)
 {
 	static const struct kmem_col cols[] = {
 		{ "class", "class", -18, KCOL_STR },
@@ -1000,18 +986,20 @@ static int print_err_class(struct kctx *c, enum kmem_err_class cls, const struct
 	__u8 kind = 0;
 	char why[256], title[512];
 
-	for (size_t i = 0; i < c->res->nr_errs; i++) {
-		if (c->res->errs[i].cls != cls)
+	for (size_t i = 0; i < c->sum->nr_errs; i++) {
+		const struct gtsc_kmem_err *e = gtsc_kmem_analysis__err(c->a, i);
+
+		if (e->cls != cls)
 			continue;
-		rows[n++] = &c->res->errs[i];
-		total += c->res->errs[i].count;
-		kind = c->res->errs[i].kind;
+		rows[n++] = e;
+		total += e->count;
+		kind = e->kind;
 	}
 	if (!n)
 		return 0;
 	qsort(rows, n, sizeof(*rows), cmp_errs);
 	err_explain(c, cls, kind, why, sizeof(why));
-	snprintf(title, sizeof(title), " %s: %llu%s%s", kmem_err_title(cls),
+	snprintf(title, sizeof(title), " %s: %llu%s%s", gtsc_kmem_err_title(cls),
 		 (unsigned long long)total, why[0] ? " -- " : "", why);
 	kmem_emit__table(&c->e, "errors", title, cols, nc);
 	shown = row_limit(c, n);
@@ -1023,7 +1011,7 @@ static int print_err_class(struct kctx *c, enum kmem_err_class cls, const struct
 
 static int print_errors(struct kctx *c)
 {
-	const struct kmem_err **rows = malloc((c->res->nr_errs + 1) * sizeof(*rows));
+	const struct gtsc_kmem_err **rows = malloc((c->sum->nr_errs + 1) * sizeof(*rows));
 	int any = 0;
 
 	if (!rows)
@@ -1063,7 +1051,7 @@ static int print_tables(struct kctx *c)
 	if (!c->o->json)
 		printf("# kmem report of %s\n", c->o->input);
 	print_summary(c);
-	if (!c->res->events && !c->o->json)
+	if (!c->sum->events && !c->o->json)
 		printf("\n# the trace has no kmem events%s (record with -e kmem)\n",
 		       c->o->nr_pids ? " of these processes" : "");
 	for (size_t i = 0; !err && i < sizeof(tables) / sizeof(tables[0]); i++)
@@ -1074,9 +1062,8 @@ static int print_tables(struct kctx *c)
 
 static int run(struct kctx *c)
 {
-	struct kmem_analysis_opts ao = {
-		.sz = sizeof(ao), .pids = c->o->pids, .nr_pids = c->o->nr_pids };
-	struct kmem_analysis *a = kmem_analysis__new(&ao);
+	GTSC_OPTS(gtsc_kmem_analysis_opts, ao, .pids = c->o->pids, .nr_pids = c->o->nr_pids);
+	struct gtsc_kmem_analysis *a = gtsc_kmem_analysis__new(&ao);
 	size_t len = 0;
 	const char *fmt = gtsc_reader__chunk_text(c->r, GTSC_CHUNK_EVENT_FORMATS, &len);
 	int err;
@@ -1084,16 +1071,20 @@ static int run(struct kctx *c)
 	if (!a)
 		return -errno;
 	/* streamed: memory stays at the live objects, whatever the trace's length */
-	err = kmem_stream__run(c->r, a, sysconf(_SC_NPROCESSORS_ONLN) > 1);
-	err = err ?: kmem_gfp__load(&c->gfp, fmt, len);
+	err = gtsc_kmem_analysis__read(a, c->r);
 	if (!err) {
-		c->res = kmem_analysis__results(a);
+		c->gfp = gtsc_kmem_gfp__new(fmt, len);
+		err = c->gfp ? 0 : -errno;
+	}
+	if (!err) {
+		c->a = a;
+		c->sum = gtsc_kmem_analysis__summary(a);
 		if (c->o->folded)
-			err = kmem_stacks__print_folded(c->r, c->res, c->o->folded, stdout);
+			err = kmem_stacks__print_folded(c->r, a, c->o->folded, stdout);
 		else
 			err = print_tables(c);
 	}
-	kmem_analysis__free(a);
+	gtsc_kmem_analysis__free(a);
 	return err;
 }
 
@@ -1101,20 +1092,14 @@ int report_kmem_main(int argc, char **argv)
 {
 	struct kopts o = {};
 	struct kctx c = { .o = &o };
-	char errbuf[256] = "";
-	struct gtsc_reader_opts ro = {
-		.sz = sizeof(ro), .errbuf = errbuf, .errbuf_sz = sizeof(errbuf) };
 	bool damaged;
 	int err;
 
 	if (parse_args(&o, argc, argv))
 		return 2;
-	c.r = gtsc_reader__open(o.input, &ro);
-	if (!c.r) {
-		fprintf(stderr, "gtsc-bpf: %s: %s\n", o.input,
-			errbuf[0] ? errbuf : strerror(errno));
+	c.r = report_open(o.input);
+	if (!c.r)
 		return 1;
-	}
 	c.e = (struct kmem_emit){ .out = stdout, .json = o.json };
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	err = run(&c);
@@ -1129,7 +1114,7 @@ int report_kmem_main(int argc, char **argv)
 		fprintf(stderr, "gtsc-bpf: analysing %s failed: %s\n", o.input, strerror(-err));
 	else if (damaged)
 		fprintf(stderr, "gtsc-bpf: %s: %s\n", o.input, gtsc_reader__damage(c.r));
-	kmem_gfp__free(&c.gfp);
+	gtsc_kmem_gfp__free(c.gfp);
 	free(c.names);
 	gtsc_reader__close(c.r);
 	return err ? 1 : damaged ? 3 : 0;

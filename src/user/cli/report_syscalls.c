@@ -10,8 +10,10 @@
  * gtsc-bpf report --summary: strace -c / perf trace -s style table per
  * syscall (per process with --per-process), sorted by total time.
  *
- * Memory is bounded by threads (one held call each) and, for the summary,
- * by distinct (process, syscall) pairs: never by the trace's length.
+ * Pairing and decoding are the library's (gtsc/syscalls.h); this file
+ * filters, lays out lines and counts.  Memory is bounded by threads (one
+ * held call each) and, for the summary, by distinct (process, syscall)
+ * pairs: never by the trace's length.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -20,16 +22,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gtsc/gtsc.h>
 #include "cli.h"
 #include "comm_table.h"
-#include "syscall_decode.h"
-#include "syscall_join.h"
-#include "syscall_print.h"
+#include "line_buf.h"
+#include "report_header.h"
 #include "syscall_stats.h"
-#include "trace_reader.h"
 
 #define LINE_SZ (1 << 19) /* one output line, captured data included */
-#define NR_CACHE 1024	  /* syscall numbers with a cached table lookup */
+#define NR_CACHE 1024	  /* syscall numbers with a cached --syscall verdict */
 #define MAX_LIST 64	  /* --pid / --comm / --syscall entries */
 
 struct sopts {
@@ -47,18 +48,15 @@ struct sopts {
 struct sctx {
 	const struct sopts *o;
 	struct gtsc_reader *r;
-	struct syscall_decoder *dec;
-	struct syscall_joiner *join;
+	struct gtsc_syscall_decoder *dec;
 	struct comm_table *comms;
 	struct sc_table *stats;
 	__u64 t0;
 	__u64 last_ts; /* -r: time of the previous line */
 	bool have_last;
-	__s32 syscalls_channel; /* -1 if the trace has none */
-	const struct gtsc_syscall_info *si[NR_CACHE];
-	signed char si_state[NR_CACHE]; /* 0 not looked up, 1 done */
-	signed char glob_ok[NR_CACHE];	/* 0 not matched yet, 1 wanted, -1 not */
-	struct sd_buf line;
+	__s32 syscalls_channel;	       /* -1 if the trace has none */
+	signed char glob_ok[NR_CACHE]; /* 0 not matched yet, 1 wanted, -1 not */
+	struct line_buf line;
 };
 
 /* ---- options ---- */
@@ -204,7 +202,7 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 	int c, err = 0;
 
 	o->input = GTSC_DEFAULT_OUTPUT;
-	o->style = SD_ARG_NAMES;
+	o->style = GTSC_SYSCALL_ARG_NAMES;
 	o->since_ns = o->until_ns = -1;
 	optind = 1;
 	while (!err && (c = getopt_long(argc, argv, "i:rTs:h", longopts, NULL)) != -1) {
@@ -217,8 +215,8 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 		case OPT_FAILED: o->failed = true; break;
 		case 'r': o->relative = true; break;
 		case 'T': o->durations = true; break;
-		case OPT_NO_NAMES: o->style &= ~SD_ARG_NAMES; break;
-		case OPT_TYPES: o->style |= SD_ARG_TYPES | SD_ARG_NAMES; break;
+		case OPT_NO_NAMES: o->style &= ~GTSC_SYSCALL_ARG_NAMES; break;
+		case OPT_TYPES: o->style |= GTSC_SYSCALL_ARG_TYPES | GTSC_SYSCALL_ARG_NAMES; break;
 		case 's': err = parse_limit(o, optarg); break;
 		case OPT_PID:
 			copy = own(&owned[0], optarg);
@@ -253,22 +251,16 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 
 /* ---- the trace ---- */
 
-static const struct gtsc_syscall_info *syscall_of(struct sctx *x, int nr)
+/* The trace's name of syscall NR, else "syscall_NNN" in TMP. */
+static const char *syscall_name(struct sctx *x, int nr, char tmp[24])
 {
-	if (nr < 0 || nr >= NR_CACHE)
-		return gtsc_reader__syscall(x->r, nr);
-	if (!x->si_state[nr]) {
-		x->si[nr] = gtsc_reader__syscall(x->r, nr);
-		x->si_state[nr] = 1;
-	}
-	return x->si[nr];
+	return gtsc_syscall_decoder__name(x->dec, nr, tmp, 24);
 }
 
 static bool glob_wanted(struct sctx *x, int nr)
 {
 	char tmp[24];
-	struct sd_call c = { .nr = nr, .si = syscall_of(x, nr) };
-	const char *name = sd_call_name(&c, tmp);
+	const char *name = syscall_name(x, nr, tmp);
 	bool ok = false;
 
 	for (int i = 0; i < x->o->nr_globs && !ok; i++)
@@ -317,85 +309,78 @@ static void line_time(struct sctx *x, __u64 ts)
 	x->last_ts = ts;
 	x->have_last = true;
 	x->line.len = 0;
-	sd_put_secs(&x->line, t, 10);
-	sd_putc(&x->line, ' ');
+	lb_put_secs(&x->line, t, 10);
+	lb_putc(&x->line, ' ');
 }
 
 static void line_head(struct sctx *x, __u64 ts, __u32 pid, __u32 tid)
 {
-	struct sd_buf *b = &x->line;
+	struct line_buf *b = &x->line;
 
 	line_time(x, ts);
-	sd_puts(b, comm_table__get(x->comms, pid, tid));
-	sd_putc(b, '/');
-	sd_putu(b, pid);
+	lb_puts(b, comm_table__get(x->comms, pid, tid));
+	lb_putc(b, '/');
+	lb_putu(b, pid);
 	if (tid != pid) {
-		sd_putc(b, ':');
-		sd_putu(b, tid);
+		lb_putc(b, ':');
+		lb_putu(b, tid);
 	}
-	sd_putc(b, ' ');
+	lb_putc(b, ' ');
 }
 
 static int line_end(struct sctx *x)
 {
-	sd_putc(&x->line, '\n');
+	lb_putc(&x->line, '\n');
 	return fwrite(x->line.p, 1, x->line.len, stdout) == x->line.len ? 0 : -EIO;
 }
 
-static void put_duration(struct sd_buf *b, const struct sj_call *c, bool json)
+static void put_duration(struct line_buf *b, const struct gtsc_syscall *c, bool json)
 {
 	if (!c->enter || !c->exit)
 		return;
-	sd_puts(b, json ? ",\"duration\":" : " <");
-	sd_put_secs(b, (__s64)(c->exit->hdr.ts_ns - c->enter->hdr.ts_ns), 0);
+	lb_puts(b, json ? ",\"duration\":" : " <");
+	lb_put_secs(b, (__s64)(c->exit->hdr.ts_ns - c->enter->hdr.ts_ns), 0);
 	if (!json)
-		sd_putc(b, '>');
+		lb_putc(b, '>');
 }
 
-static void decoder_call(struct sctx *x, const struct sj_call *c, struct sd_call *sc)
+static int print_text(struct sctx *x, const struct gtsc_syscall *c)
 {
-	*sc = (struct sd_call){
-		.nr = c->nr,
-		.si = syscall_of(x, c->nr),
-		.enter = c->enter,
-		.exit = c->exit,
-	};
-}
+	struct line_buf *b = &x->line;
+	int err;
 
-static int print_text(struct sctx *x, const struct sj_call *c)
-{
-	struct sd_call sc;
-
-	decoder_call(x, c, &sc);
 	line_head(x, c->ts, c->pid, c->tid);
-	syscall_decoder__text(x->dec, &x->line, &sc, c->part);
-	if (x->o->durations && c->part != SD_ENTER_PART)
-		put_duration(&x->line, c, false);
+	err = lb_wrote(b, gtsc_syscall_decoder__text(x->dec, c, lb_end(b), lb_room(b)));
+	if (err)
+		return err;
+	if (x->o->durations && c->part != GTSC_SYSCALL_UNFINISHED)
+		put_duration(b, c, false);
 	return line_end(x);
 }
 
-static int print_json(struct sctx *x, const struct sj_call *c)
+static int print_json(struct sctx *x, const struct gtsc_syscall *c)
 {
-	struct sd_buf *b = &x->line;
+	struct line_buf *b = &x->line;
 	const char *comm = comm_table__get(x->comms, c->pid, c->tid);
-	struct sd_call sc;
+	int err;
 
-	decoder_call(x, c, &sc);
 	b->len = 0;
-	sd_puts(b, "{\"time\":");
-	sd_put_secs(b, (__s64)(c->ts - x->t0), 0);
-	sd_puts(b, ",\"ts_ns\":");
-	sd_putu(b, c->ts);
-	sd_puts(b, ",\"pid\":");
-	sd_putu(b, c->pid);
-	sd_puts(b, ",\"tid\":");
-	sd_putu(b, c->tid);
-	sd_puts(b, ",\"comm\":");
-	sd_put_json_str(b, comm, strlen(comm));
-	sd_putc(b, ',');
-	syscall_decoder__json(x->dec, b, &sc);
+	lb_puts(b, "{\"time\":");
+	lb_put_secs(b, (__s64)(c->ts - x->t0), 0);
+	lb_puts(b, ",\"ts_ns\":");
+	lb_putu(b, c->ts);
+	lb_puts(b, ",\"pid\":");
+	lb_putu(b, c->pid);
+	lb_puts(b, ",\"tid\":");
+	lb_putu(b, c->tid);
+	lb_puts(b, ",\"comm\":");
+	lb_put_json_str(b, comm, strlen(comm));
+	lb_putc(b, ',');
+	err = lb_wrote(b, gtsc_syscall_decoder__json(x->dec, c, lb_end(b), lb_room(b)));
+	if (err)
+		return err;
 	put_duration(b, c, true);
-	sd_putc(b, '}');
+	lb_putc(b, '}');
 	return line_end(x);
 }
 
@@ -403,19 +388,21 @@ static int print_json(struct sctx *x, const struct sj_call *c)
  * A new child's first record is its return from fork (clone ... = 0): no
  * call of its own, strace does not show it and the summary does not count it.
  */
-static bool fork_child_return(struct sctx *x, const struct sj_call *c)
+static bool fork_child_return(struct sctx *x, const struct gtsc_syscall *c)
 {
-	const struct gtsc_syscall_info *si = syscall_of(x, c->nr);
+	char tmp[24];
+	const char *name;
 
-	return !c->enter && c->exit && !c->exit->ret && si &&
-	       (!strcmp(si->name, "clone") || !strcmp(si->name, "clone3") ||
-		!strcmp(si->name, "fork") || !strcmp(si->name, "vfork"));
+	if (c->enter || !c->exit || c->exit->ret)
+		return false;
+	name = syscall_name(x, c->nr, tmp);
+	return !strcmp(name, "clone") || !strcmp(name, "clone3") || !strcmp(name, "fork") ||
+	       !strcmp(name, "vfork");
 }
 
-static int add_to_summary(struct sctx *x, const struct sj_call *c)
+static int add_to_summary(struct sctx *x, const struct gtsc_syscall *c)
 {
 	__u64 key = (__u64)(x->o->per_process ? c->pid : 0) << 32 | (__u32)c->nr;
-	struct sd_call sc = { .nr = c->nr, .exit = c->exit };
 	struct sc_stat *s;
 	__s64 ns = -1;
 
@@ -426,19 +413,18 @@ static int add_to_summary(struct sctx *x, const struct sj_call *c)
 		return -ENOMEM;
 	if (c->enter && c->exit)
 		ns = (__s64)(c->exit->hdr.ts_ns - c->enter->hdr.ts_ns);
-	sc_stat__add(s, ns, sd_call_failed(&sc));
+	sc_stat__add(s, ns, c->failed);
 	return 0;
 }
 
-/* The joiner's output: a call, or a part of one. */
-static int on_call(void *ctx, const struct sj_call *c)
+/* The decoder's output: a call, or a part of one. */
+static int on_call(void *ctx, const struct gtsc_syscall *c)
 {
 	struct sctx *x = ctx;
-	struct sd_call sc = { .nr = c->nr, .exit = c->exit };
 
 	if (x->o->summary)
 		return add_to_summary(x, c);
-	if (x->o->failed && !sd_call_failed(&sc))
+	if (x->o->failed && !c->failed)
 		return 0;
 	if (x->o->json)
 		return print_json(x, c);
@@ -451,40 +437,33 @@ static int on_sys_enter(struct sctx *x, const struct gtsc_rec_sys_enter *e)
 {
 	if (!task_wanted(x, &e->hdr) || !syscall_wanted(x, e->nr))
 		return 0;
-	return syscall_joiner__enter(x->join, e);
+	return gtsc_syscall_decoder__push(x->dec, &e->hdr);
 }
 
 static int on_sys_exit(struct sctx *x, const struct gtsc_rec_sys_exit *e)
 {
 	/* The enter passed the filters: so does its exit (the comm changes at execve). */
-	if (!syscall_joiner__in_call(x->join, e->hdr.tid) &&
+	if (!gtsc_syscall_decoder__in_call(x->dec, e->hdr.tid) &&
 	    (!task_wanted(x, &e->hdr) || !syscall_wanted(x, e->nr)))
 		return 0;
-	return syscall_joiner__exit(x->join, e);
+	return gtsc_syscall_decoder__push(x->dec, &e->hdr);
 }
 
-static bool streaming(const struct sctx *x)
+/* strace -f's interleaving of threads; the other outputs take whole calls. */
+static bool streaming(const struct sopts *o)
 {
-	return !x->o->summary && !x->o->json && !x->o->failed;
+	return !o->summary && !o->json && !o->failed;
 }
 
 /* strace's "+++ exited with 0 +++" / "+++ killed by SIGKILL +++" for a process. */
 static int print_exit_line(struct sctx *x, const struct gtsc_rec_task *tk)
 {
-	int s = tk->exit_code & 0x7f;
+	struct line_buf *b = &x->line;
+	int err;
 
 	line_head(x, tk->hdr.ts_ns, tk->hdr.pid, tk->hdr.tid);
-	if (!s) {
-		sd_puts(&x->line, "+++ exited with ");
-		sd_putu(&x->line, (tk->exit_code >> 8) & 0xff);
-	} else {
-		sd_puts(&x->line, "+++ killed by ");
-		sp_signal(&x->line, s);
-		if (tk->exit_code & 0x80)
-			sd_puts(&x->line, " (core dumped)");
-	}
-	sd_puts(&x->line, " +++");
-	return line_end(x);
+	err = lb_wrote(b, gtsc_syscall_decoder__task_exit(x->dec, tk, lb_end(b), lb_room(b)));
+	return err ?: line_end(x);
 }
 
 static int on_task(struct sctx *x, const struct gtsc_rec_task *tk)
@@ -496,10 +475,10 @@ static int on_task(struct sctx *x, const struct gtsc_rec_task *tk)
 		return 0;
 	}
 	/* exit, exit_group, or killed in a call: "= ?" */
-	err = syscall_joiner__thread_exit(x->join, tk->hdr.tid, tk->hdr.ts_ns);
-	if (!err && streaming(x) && !x->o->nr_globs && tk->hdr.pid == tk->hdr.tid &&
+	err = gtsc_syscall_decoder__push(x->dec, &tk->hdr);
+	if (!err && streaming(x->o) && !x->o->nr_globs && tk->hdr.pid == tk->hdr.tid &&
 	    task_wanted(x, &tk->hdr)) {
-		err = syscall_joiner__interrupt(x->join);
+		err = gtsc_syscall_decoder__interrupt(x->dec);
 		err = err ?: print_exit_line(x, tk);
 	}
 	return err;
@@ -509,17 +488,17 @@ static int on_drops(struct sctx *x, const struct gtsc_rec_drops *d)
 {
 	int err;
 
-	if (!streaming(x) || (__s32)d->channel != x->syscalls_channel)
+	if (!streaming(x->o) || (__s32)d->channel != x->syscalls_channel)
 		return 0;
-	err = syscall_joiner__interrupt(x->join);
+	err = gtsc_syscall_decoder__interrupt(x->dec);
 	if (err)
 		return err;
 	line_time(x, d->hdr.ts_ns);
-	sd_puts(&x->line, "--- ");
-	sd_putu(&x->line, d->count);
-	sd_puts(&x->line, " syscall events lost on CPU ");
-	sd_putu(&x->line, d->hdr.cpu);
-	sd_puts(&x->line, " (ring full): calls around here may be missing or unfinished ---");
+	lb_puts(&x->line, "--- ");
+	lb_putu(&x->line, d->count);
+	lb_puts(&x->line, " syscall events lost on CPU ");
+	lb_putu(&x->line, d->hdr.cpu);
+	lb_puts(&x->line, " (ring full): calls around here may be missing or unfinished ---");
 	return line_end(x);
 }
 
@@ -536,33 +515,11 @@ static int on_record(struct sctx *x, const struct gtsc_rec_hdr *h)
 
 /* ---- header ---- */
 
-static __s32 channel_id(const struct gtsc_reader *r, const char *name)
+static __s32 syscalls_channel(const struct gtsc_reader *r)
 {
-	size_t n = 0;
-	const struct gtsc_channel_info *ch = gtsc_reader__channels(r, &n);
+	GTSC_OPTS(gtsc_reader_channel, ch);
 
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ch[i].name, name))
-			return ch[i].id;
-	return -1;
-}
-
-/* Syscall events the trace lacks: dropped (rings full) or overwritten (flight mode). */
-static __u64 syscall_losses(const struct sctx *x, bool *known)
-{
-	size_t n = 0, nf = 0;
-	const struct gtsc_chan_stat *st = gtsc_reader__stats(x->r, &n);
-	const struct gtsc_flight_stat *fl = gtsc_reader__flight_stats(x->r, &nf);
-	__u64 lost = 0;
-
-	*known = st != NULL;
-	for (size_t i = 0; st && i < n; i++)
-		if ((__s32)st[i].channel == x->syscalls_channel)
-			lost += st[i].dropped;
-	for (size_t i = 0; fl && i < nf; i++)
-		if ((__s32)fl[i].channel == x->syscalls_channel)
-			lost += fl[i].overwritten + fl[i].torn;
-	return lost;
+	return gtsc_reader__channel_by_name(r, "syscalls", &ch) ? -1 : (__s32)ch.id;
 }
 
 static const char *meta_or(const struct gtsc_reader *r, const char *key, const char *dflt)
@@ -577,8 +534,6 @@ static void text_header(const struct sctx *x)
 	const struct gtsc_reader *r = x->r;
 	const char *table = meta_or(r, "syscall_table", "unknown");
 	const char *why = "the recorder did not say";
-	bool known;
-	__u64 lost = syscall_losses(x, &known), misses = gtsc_reader__prog_misses(r);
 
 	printf("# trace: %s  host: %s  kernel: %s  arch: %s\n", x->o->input,
 	       meta_or(r, "hostname", "?"), meta_or(r, "kernel", "?"), meta_or(r, "arch", "?"));
@@ -587,45 +542,35 @@ static void text_header(const struct sctx *x)
 	else if (!strcmp(table, "builtin"))
 		why = "no tracefs when recorded: gtsc-bpf's compiled-in table";
 	printf("# syscall table: %s (%s)  decode tables: v%u (trace recorded with v%s)\n", table,
-	       why, decode_tables_version, meta_or(r, "decode_tables", "?"));
+	       why, gtsc_decode_tables_version(), meta_or(r, "decode_tables", "?"));
 	if (x->syscalls_channel < 0)
 		printf("# WARNING: the trace has no syscalls channel (no -e syscalls)\n");
-	if (lost)
-		printf("# WARNING: %llu syscall events were lost (rings full): some calls are "
-		       "missing or show as unfinished\n",
-		       (unsigned long long)lost);
-	if (misses)
-		printf("# WARNING: the kernel skipped %llu events (BPF recursion protection)\n",
-		       (unsigned long long)misses);
-	if (gtsc_reader__truncated(r))
-		printf("# WARNING: %s: the trace is incomplete\n", gtsc_reader__damage(r));
-	else if (!known)
-		printf("# WARNING: the trace has no drop counts (no trailer)\n");
+	report_warnings(r, REPORT_SYSCALLS);
 }
 
 static void json_header(const struct sctx *x)
 {
 	const struct gtsc_reader *r = x->r;
 	bool known;
-	__u64 lost = syscall_losses(x, &known);
+	__u64 lost = report_lost(r, REPORT_SYSCALLS, &known);
 	char buf[4096];
-	struct sd_buf b = { buf, 0, sizeof(buf) - 1 };
+	struct line_buf b = { buf, 0, sizeof(buf) - 1 };
 	const char *table = meta_or(r, "syscall_table", "unknown");
 
-	sd_puts(&b, "{\"event\":\"trace_info\",\"file\":");
-	sd_put_json_str(&b, x->o->input, strlen(x->o->input));
-	sd_puts(&b, ",\"syscall_table\":");
-	sd_put_json_str(&b, table, strlen(table));
-	sd_puts(&b, ",\"decode_tables\":");
-	sd_putu(&b, decode_tables_version);
-	sd_puts(&b, ",\"recorded_decode_tables\":");
-	sd_puts(&b, gtsc_reader__meta(r, "decode_tables") ? gtsc_reader__meta(r, "decode_tables")
+	lb_puts(&b, "{\"event\":\"trace_info\",\"file\":");
+	lb_put_json_str(&b, x->o->input, strlen(x->o->input));
+	lb_puts(&b, ",\"syscall_table\":");
+	lb_put_json_str(&b, table, strlen(table));
+	lb_puts(&b, ",\"decode_tables\":");
+	lb_putu(&b, gtsc_decode_tables_version());
+	lb_puts(&b, ",\"recorded_decode_tables\":");
+	lb_puts(&b, gtsc_reader__meta(r, "decode_tables") ? gtsc_reader__meta(r, "decode_tables")
 							 : "null");
-	sd_puts(&b, known ? ",\"lost\":" : ",\"lost\":null");
+	lb_puts(&b, known ? ",\"lost\":" : ",\"lost\":null");
 	if (known)
-		sd_putu(&b, lost);
-	sd_puts(&b, ",\"truncated\":");
-	sd_puts(&b, gtsc_reader__truncated(r) ? "true}\n" : "false}\n");
+		lb_putu(&b, lost);
+	lb_puts(&b, ",\"truncated\":");
+	lb_puts(&b, gtsc_reader__truncated(r) ? "true}\n" : "false}\n");
 	fwrite(buf, 1, b.len, stdout);
 }
 
@@ -650,10 +595,7 @@ static double us(__u64 ns)
 
 static const char *stat_name(struct sctx *x, const struct sc_stat *s, char tmp[24])
 {
-	int nr = (__s32)(__u32)s->key;
-	struct sd_call c = { .nr = nr, .si = syscall_of(x, nr) };
-
-	return sd_call_name(&c, tmp);
+	return syscall_name(x, (__s32)(__u32)s->key, tmp);
 }
 
 static void summary_row_json(struct sctx *x, const struct sc_stat *s)
@@ -746,7 +688,7 @@ static int run(struct sctx *x)
 	int n, err = 0;
 
 	x->t0 = start ? strtoull(start, NULL, 10) : 0;
-	x->syscalls_channel = channel_id(x->r, "syscalls");
+	x->syscalls_channel = syscalls_channel(x->r);
 	if (x->o->json)
 		json_header(x);
 	else
@@ -755,7 +697,7 @@ static int run(struct sctx *x)
 		err = on_record(x, rec);
 	if (!err && n < 0)
 		err = n;
-	err = err ?: syscall_joiner__finish(x->join);
+	err = err ?: gtsc_syscall_decoder__finish(x->dec);
 	if (!err && x->o->summary)
 		err = print_summary(x);
 	return err;
@@ -763,11 +705,10 @@ static int run(struct sctx *x)
 
 static void sctx_free(struct sctx *x)
 {
-	syscall_joiner__free(x->join);
 	free(x->line.p);
 	sc_table__free(x->stats);
 	comm_table__free(x->comms);
-	syscall_decoder__free(x->dec);
+	gtsc_syscall_decoder__free(x->dec);
 	if (x->r)
 		gtsc_reader__close(x->r);
 	free(x);
@@ -775,24 +716,19 @@ static void sctx_free(struct sctx *x)
 
 static int open_all(struct sctx *x, const struct sopts *o)
 {
-	char errbuf[256] = "";
-	struct gtsc_reader_opts ro = { .sz = sizeof(ro), .errbuf = errbuf,
-				       .errbuf_sz = sizeof(errbuf) };
-	struct sd_opts so = { .style = o->style, .max_data = o->max_data };
+	GTSC_OPTS(gtsc_syscall_decoder_opts, so, .style = o->style, .max_data = o->max_data,
+		  .whole_calls = !streaming(o),
+		  .fn = on_call, .ctx = x);
 
 	x->o = o;
-	x->r = gtsc_reader__open(o->input, &ro);
-	if (!x->r) {
-		fprintf(stderr, "gtsc-bpf: %s: %s\n", o->input,
-			errbuf[0] ? errbuf : strerror(errno));
+	x->r = report_open(o->input);
+	if (!x->r)
 		return -ENOENT;
-	}
-	x->dec = syscall_decoder__new(&so);
-	x->join = syscall_joiner__new(streaming(x) ? SJ_STREAM : SJ_COMPLETE, on_call, x);
+	x->dec = gtsc_syscall_decoder__new(x->r, &so);
 	x->comms = comm_table__new();
 	x->stats = sc_table__new();
-	x->line = (struct sd_buf){ malloc(LINE_SZ), 0, LINE_SZ };
-	if (!x->dec || !x->join || !x->comms || !x->stats || !x->line.p) {
+	x->line = (struct line_buf){ malloc(LINE_SZ + 1), 0, LINE_SZ };
+	if (!x->dec || !x->comms || !x->stats || !x->line.p) {
 		fprintf(stderr, "gtsc-bpf: out of memory\n");
 		return -ENOMEM;
 	}

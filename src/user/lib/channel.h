@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
+#include "gtsc/gtsc.h"
 #include "gtsc_shared.h"
 #include "sink.h"
 
@@ -102,7 +103,6 @@ __u64 gtsc_channels__consumed(const struct gtsc_channels *c, __u32 channel);
  */
 int gtsc_channels__sync(struct gtsc_channels *c);
 void gtsc_channels__free(struct gtsc_channels *c);
-/* Parses "1M", "512K", "4096", "2G" into bytes; -EINVAL if malformed. */
-int gtsc_parse_size(const char *s, __u64 *bytes);
+/* gtsc_parse_size ("1M", "512K", "4096", "2G") is public: gtsc/record.h. */
 
 #endif

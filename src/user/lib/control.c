@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Session control from other processes (gtsc/control.h): the socket, the
+ * one-line protocol, epitaphs of ended sessions and stale-entry cleanup.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,18 +15,27 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include "control.h"
+#include "gtsc/gtsc.h"
+#include "opts.h"
 #include "strbuf.h"
 
 #define CTL_IO_TIMEOUT_MS 2000
 #define CTL_MAX_REQUEST 1024
 #define CTL_MAX_ARGS 16
+#define CTL_WAIT_STEP_MS 20
 
-struct gtsc_ctl_server {
+struct gtsc_control_server {
 	int fd;
+	gtsc_control_fn fn;
+	void *ctx;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char ended[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char epitaph[512];
+};
+
+/* What a handler writes into; a struct of its own so that strbuf stays internal. */
+struct gtsc_control_reply {
+	struct strbuf sb;
 };
 
 /* GTSC_RUN_DIR/<name>.ended: a sentence on how the session ended. */
@@ -31,9 +44,9 @@ static void ended_path(const char *name, char *buf, size_t sz)
 	snprintf(buf, sz, "%s/%s.ended", GTSC_RUN_DIR, name);
 }
 
-int gtsc_ctl__check_name(const char *name)
+int gtsc_control__check_name(const char *name)
 {
-	size_t n = strlen(name);
+	size_t n = name ? strlen(name) : 0;
 
 	if (!n || n >= GTSC_SESSION_NAME_MAX || name[0] == '.')
 		return -EINVAL;
@@ -51,7 +64,7 @@ static int sock_path(const char *name, struct sockaddr_un *sa)
 {
 	memset(sa, 0, sizeof(*sa));
 	sa->sun_family = AF_UNIX;
-	if (gtsc_ctl__check_name(name))
+	if (gtsc_control__check_name(name))
 		return -EINVAL;
 	snprintf(sa->sun_path, sizeof(sa->sun_path), "%s/%s.sock", GTSC_RUN_DIR, name);
 	return 0;
@@ -86,49 +99,86 @@ static int connect_to(const struct sockaddr_un *sa)
 	return fd;
 }
 
-struct gtsc_ctl_server *gtsc_ctl_server__create(const char *name, char *err, size_t err_sz)
+static struct gtsc_control_server *server_fail(char *err, size_t err_sz, int e, const char *fmt,
+					       ...)
 {
-	struct gtsc_ctl_server *srv = NULL;
+	va_list ap;
+
+	if (err && err_sz) {
+		va_start(ap, fmt);
+		vsnprintf(err, err_sz, fmt, ap);
+		va_end(ap);
+	}
+	errno = -e;
+	return NULL;
+}
+
+struct gtsc_control_server *gtsc_control_server__new(const char *name, gtsc_control_fn fn,
+						     void *ctx,
+						     const struct gtsc_control_server_opts *opts)
+{
+	char *err = OPTS_GET(opts, errbuf, NULL);
+	size_t err_sz = err ? OPTS_GET(opts, errbuf_sz, 0) : 0;
+	struct gtsc_control_server *srv = NULL;
 	struct sockaddr_un sa;
 	int fd = -1, e;
 
-	if (sock_path(name, &sa)) {
-		snprintf(err, err_sz, "'%s' is not a session name (letters, digits, '_', '.', '-')",
-			 name);
-		return errno = EINVAL, NULL;
-	}
+	if (!OPTS_VALID(opts, gtsc_control_server_opts))
+		return server_fail(err, err_sz, -EINVAL, "unknown control server options");
+	if (sock_path(name, &sa))
+		return server_fail(err, err_sz, -EINVAL,
+				   "'%s' is not a session name (letters, digits, '_', '.', '-')",
+				   name ? name : "");
 	e = run_dir();
-	if (e) {
-		snprintf(err, err_sz, "cannot use %s: %s", GTSC_RUN_DIR, strerror(-e));
-		return errno = -e, NULL;
-	}
+	if (e)
+		return server_fail(err, err_sz, e, "cannot use %s: %s", GTSC_RUN_DIR, strerror(-e));
 	fd = connect_to(&sa);
 	if (fd >= 0) {
 		close(fd);
-		snprintf(err, err_sz, "a session named '%s' is already running", name);
-		return errno = EEXIST, NULL;
+		return server_fail(err, err_sz, -EEXIST, "a session named '%s' is already running",
+				   name);
 	}
 	unlink(sa.sun_path); /* a dead session's socket */
 	srv = calloc(1, sizeof(*srv));
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (!srv || fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 8)) {
 		e = srv ? -errno : -ENOMEM;
-		snprintf(err, err_sz, "cannot listen on %s: %s", sa.sun_path, strerror(-e));
 		if (fd >= 0)
 			close(fd);
 		free(srv);
-		return errno = -e, NULL;
+		return server_fail(err, err_sz, e, "cannot listen on %s: %s", sa.sun_path,
+				   strerror(-e));
 	}
 	srv->fd = fd;
+	srv->fn = fn;
+	srv->ctx = ctx;
 	snprintf(srv->path, sizeof(srv->path), "%s", sa.sun_path);
 	ended_path(name, srv->ended, sizeof(srv->ended));
 	unlink(srv->ended); /* an earlier session's of this name */
 	return srv;
 }
 
-int gtsc_ctl_server__fd(const struct gtsc_ctl_server *srv)
+int gtsc_control_server__fd(const struct gtsc_control_server *srv)
 {
-	return srv->fd;
+	return srv ? srv->fd : -EINVAL;
+}
+
+int gtsc_control_reply__printf(struct gtsc_control_reply *reply, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		reply->sb.oom = true;
+		return -ENOMEM;
+	}
+	strbuf_add(&reply->sb, text, n);
+	free(text);
+	return strbuf_err(&reply->sb);
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -182,10 +232,32 @@ static int split_args(char *line, char **argv)
 	return argc;
 }
 
-static void serve_one(int cfd, gtsc_ctl_handler handler, void *ctx)
+/* "error: SENTENCE\n", or "ok\n" and the reply's lines. */
+static void send_reply(int cfd, int err, const struct strbuf *sb)
+{
+	const char *text = sb->buf ? sb->buf : "failed";
+	size_t len = sb->buf ? sb->len : strlen(text);
+
+	if (sb->oom) {
+		err = -ENOMEM;
+		text = "out of memory for the reply";
+		len = strlen(text);
+	}
+	if (err) {
+		write_all(cfd, "error: ", 7);
+		write_all(cfd, text, len);
+		write_all(cfd, "\n", 1);
+	} else {
+		write_all(cfd, "ok\n", 3);
+		if (sb->buf)
+			write_all(cfd, sb->buf, sb->len);
+	}
+}
+
+static void serve_one(int cfd, gtsc_control_fn fn, void *ctx)
 {
 	char line[CTL_MAX_REQUEST], *argv[CTL_MAX_ARGS];
-	struct strbuf reply = {};
+	struct gtsc_control_reply reply = {};
 	int argc, err;
 
 	/* The listening socket is non-blocking; a client's is not. */
@@ -193,46 +265,44 @@ static void serve_one(int cfd, gtsc_ctl_handler handler, void *ctx)
 	if (read_line(cfd, line, sizeof(line)) <= 0)
 		return;
 	argc = split_args(line, argv);
-	err = argc ? handler(ctx, argc, argv, &reply) : -EINVAL;
+	err = argc && fn ? fn(ctx, argc, argv, &reply) : -EINVAL;
 	if (!argc)
-		strbuf_addf(&reply, "empty request");
-	if (err) {
-		write_all(cfd, "error: ", 7);
-		write_all(cfd, reply.buf ? reply.buf : "failed", reply.buf ? reply.len : 6);
-		write_all(cfd, "\n", 1);
-	} else {
-		write_all(cfd, "ok\n", 3);
-		if (reply.buf)
-			write_all(cfd, reply.buf, reply.len);
-	}
-	strbuf_free(&reply);
+		strbuf_addf(&reply.sb, "empty request");
+	else if (!fn)
+		strbuf_addf(&reply.sb, "this session takes no commands");
+	send_reply(cfd, err, &reply.sb);
+	strbuf_free(&reply.sb);
 }
 
-int gtsc_ctl_server__serve(struct gtsc_ctl_server *srv, gtsc_ctl_handler handler, void *ctx)
+int gtsc_control_server__serve(struct gtsc_control_server *srv)
 {
 	int served = 0;
 
+	if (!srv)
+		return -EINVAL;
 	for (;;) {
 		int cfd = accept4(srv->fd, NULL, NULL, SOCK_CLOEXEC);
 
 		if (cfd < 0)
 			return errno == EAGAIN || errno == EWOULDBLOCK ? served : -errno;
-		serve_one(cfd, handler, ctx);
+		serve_one(cfd, srv->fn, srv->ctx);
 		close(cfd);
 		served++;
 	}
 }
 
-void gtsc_ctl_server__epitaph(struct gtsc_ctl_server *srv, const char *fmt, ...)
+void gtsc_control_server__epitaph(struct gtsc_control_server *srv, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!srv)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(srv->epitaph, sizeof(srv->epitaph), fmt, ap);
 	va_end(ap);
 }
 
-static void write_epitaph(const struct gtsc_ctl_server *srv)
+static void write_epitaph(const struct gtsc_control_server *srv)
 {
 	int fd;
 
@@ -246,7 +316,7 @@ static void write_epitaph(const struct gtsc_ctl_server *srv)
 	close(fd);
 }
 
-void gtsc_ctl_server__destroy(struct gtsc_ctl_server *srv)
+void gtsc_control_server__free(struct gtsc_control_server *srv)
 {
 	if (!srv)
 		return;
@@ -312,37 +382,43 @@ static bool read_epitaph(const char *name, struct strbuf *reply)
 	return true;
 }
 
-int gtsc_ctl__request(const char *name, const char *line, struct strbuf *reply)
+/* Why connecting to NAME failed with FD, in REPLY; a stale socket is removed. */
+static int connect_failed(const char *name, const struct sockaddr_un *sa, int fd,
+			  struct strbuf *reply)
+{
+	if (fd == -ENOENT && read_epitaph(name, reply))
+		return -ESRCH;
+	if (fd == -ECONNREFUSED)
+		unlink(sa->sun_path); /* its recorder died without removing it */
+	if (fd == -ENOENT)
+		strbuf_addf(reply, "there is no session named '%s' ('gtsc-bpf list' shows them)",
+			    name);
+	else if (fd == -ECONNREFUSED)
+		strbuf_addf(reply, "session '%s' has ended (its recorder died; entry removed)",
+			    name);
+	else if (fd == -EACCES || fd == -EPERM)
+		strbuf_addf(reply, "controlling sessions needs root");
+	else
+		strbuf_addf(reply, "cannot reach session '%s': %s", name, strerror(-fd));
+	return fd;
+}
+
+static int request(const char *name, const char *line, struct strbuf *reply)
 {
 	struct sockaddr_un sa;
 	int fd, err;
 
 	if (sock_path(name, &sa)) {
-		strbuf_addf(reply, "'%s' is not a session name", name);
+		strbuf_addf(reply, "'%s' is not a session name", name ? name : "");
 		return -EINVAL;
 	}
+	if (!line || strlen(line) >= CTL_MAX_REQUEST || strchr(line, '\n')) {
+		strbuf_addf(reply, "a request is one line under %d bytes", CTL_MAX_REQUEST);
+		return line && !strchr(line, '\n') ? -E2BIG : -EINVAL;
+	}
 	fd = connect_to(&sa);
-	if (fd == -ENOENT && read_epitaph(name, reply))
-		return -ESRCH;
-	if (fd == -ENOENT) {
-		strbuf_addf(reply, "there is no session named '%s' ('gtsc-bpf list' shows them)",
-			    name);
-		return fd;
-	}
-	if (fd == -ECONNREFUSED) {
-		unlink(sa.sun_path);
-		strbuf_addf(reply, "session '%s' has ended (its recorder died; entry removed)",
-			    name);
-		return fd;
-	}
-	if (fd == -EACCES || fd == -EPERM) {
-		strbuf_addf(reply, "controlling sessions needs root");
-		return fd;
-	}
-	if (fd < 0) {
-		strbuf_addf(reply, "cannot reach session '%s': %s", name, strerror(-fd));
-		return fd;
-	}
+	if (fd < 0)
+		return connect_failed(name, &sa, fd, reply);
 	err = write_all(fd, line, strlen(line));
 	err = err ?: write_all(fd, "\n", 1);
 	if (!err)
@@ -352,46 +428,91 @@ int gtsc_ctl__request(const char *name, const char *line, struct strbuf *reply)
 	return err;
 }
 
+int gtsc_control__request(const char *name, const char *line, char **reply)
+{
+	struct strbuf sb = {};
+	int err = request(name, line, &sb);
+
+	if (reply) {
+		*reply = NULL;
+		if (!strbuf_err(&sb))
+			*reply = sb.buf ? sb.buf : strdup(""); /* an empty "ok" */
+		if (*reply == sb.buf)
+			sb.buf = NULL;
+	}
+	strbuf_free(&sb);
+	return err;
+}
+
+int gtsc_control__wait_ended(const char *name, int timeout_ms)
+{
+	struct sockaddr_un sa;
+
+	if (sock_path(name, &sa))
+		return -EINVAL;
+	for (int ms = 0;; ms += CTL_WAIT_STEP_MS) {
+		if (access(sa.sun_path, F_OK))
+			return 0;
+		if (ms >= timeout_ms)
+			return -ETIMEDOUT;
+		usleep(CTL_WAIT_STEP_MS * 1000);
+	}
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **gtsc_ctl__names(int *err)
+/* Appends NAME (of LEN bytes) to the NULL-terminated *NAMES holding N. */
+static int add_name(char ***names, size_t n, const char *name, size_t len)
 {
-	DIR *d = opendir(GTSC_RUN_DIR);
+	char **more = realloc(*names, (n + 2) * sizeof(**names));
+
+	if (!more)
+		return -ENOMEM;
+	*names = more;
+	more[n] = strndup(name, len);
+	more[n + 1] = NULL;
+	return more[n] ? 0 : -ENOMEM;
+}
+
+char **gtsc_control__names(void)
+{
 	char **names = calloc(1, sizeof(*names));
 	struct dirent *de;
 	size_t n = 0;
+	int err = 0;
+	DIR *d;
 
-	*err = 0;
 	if (!names)
-		return *err = -ENOMEM, NULL;
-	if (!d) {
-		*err = errno == ENOENT ? 0 : -errno;
+		return errno = ENOMEM, NULL;
+	d = opendir(GTSC_RUN_DIR);
+	if (!d && errno == ENOENT)
 		return names;
+	if (!d) {
+		err = -errno;
+		free(names);
+		return errno = -err, NULL;
 	}
-	while ((de = readdir(d))) {
+	while (!err && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
-		char **more;
 
 		if (len <= 5 || strcmp(de->d_name + len - 5, ".sock"))
 			continue;
-		more = realloc(names, (n + 2) * sizeof(*names));
-		if (!more)
-			break;
-		names = more;
-		names[n] = strndup(de->d_name, len - 5);
-		if (names[n])
-			n++;
-		names[n] = NULL;
+		err = add_name(&names, n, de->d_name, len - 5);
+		n += !err;
 	}
 	closedir(d);
+	if (err) {
+		gtsc_control__free_names(names);
+		return errno = -err, NULL;
+	}
 	qsort(names, n, sizeof(*names), cmp_str);
 	return names;
 }
 
-void gtsc_ctl__free_names(char **names)
+void gtsc_control__free_names(char **names)
 {
 	for (size_t i = 0; names && names[i]; i++)
 		free(names[i]);

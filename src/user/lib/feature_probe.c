@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
@@ -10,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "gtsc/gtsc.h"
 #include "feature_probe.h"
 #include "strbuf.h"
 
@@ -257,7 +259,7 @@ static void probe_attach(struct gtsc_features *f)
 	feat_set(f, GTSC_FEAT_FENTRY, !probe_fentry(f->vmlinux, why, sizeof(why)), why);
 }
 
-int gtsc_features__probe(struct gtsc_features *f)
+int gtsc_features__init(struct gtsc_features *f)
 {
 	int err;
 
@@ -279,7 +281,7 @@ int gtsc_features__probe(struct gtsc_features *f)
 	return 0;
 }
 
-void gtsc_features__free(struct gtsc_features *f)
+void gtsc_features__fini(struct gtsc_features *f)
 {
 	btf__free(f->vmlinux);
 	f->vmlinux = NULL;
@@ -377,7 +379,7 @@ bool gtsc_features__tracepoint_exists(const struct gtsc_features *f, const char 
 	return path_exists(p);
 }
 
-void gtsc_features__describe(const struct gtsc_features *f, struct strbuf *sb)
+void gtsc_features__lines(const struct gtsc_features *f, struct strbuf *sb)
 {
 	for (int i = 0; i < GTSC_FEAT_MAX; i++) {
 		strbuf_addf(sb, "%s=%s", feat_names[i], f->has[i] ? "yes" : "no");
@@ -385,4 +387,39 @@ void gtsc_features__describe(const struct gtsc_features *f, struct strbuf *sb)
 			strbuf_addf(sb, " (%s)", f->why[i]);
 		strbuf_addf(sb, "\n");
 	}
+}
+
+/* ---- the public API (gtsc/control.h): an allocated gtsc_features ---- */
+
+struct gtsc_features *gtsc_features__probe(void)
+{
+	struct gtsc_features *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return errno = ENOMEM, NULL;
+	gtsc_features__init(f);
+	return f;
+}
+
+int gtsc_features__describe(const struct gtsc_features *f, char *buf, size_t size)
+{
+	struct strbuf sb = {};
+	int err;
+
+	if (!f || (!buf && size))
+		return -EINVAL;
+	gtsc_features__lines(f, &sb);
+	err = strbuf_err(&sb) ?: (int)sb.len;
+	if (err >= 0 && size)
+		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
+	return err;
+}
+
+void gtsc_features__free(struct gtsc_features *f)
+{
+	if (!f)
+		return;
+	gtsc_features__fini(f);
+	free(f);
 }

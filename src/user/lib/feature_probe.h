@@ -28,6 +28,7 @@ enum gtsc_feature {
 	GTSC_FEAT_MAX,
 };
 
+/* The public API (gtsc/control.h) knows it only by name. */
 struct gtsc_features {
 	bool has[GTSC_FEAT_MAX];
 	char why[GTSC_FEAT_MAX][96]; /* one phrase when missing */
@@ -35,9 +36,13 @@ struct gtsc_features {
 	struct btf *vmlinux;	     /* kernel BTF, NULL without GTSC_FEAT_BTF */
 };
 
-/* Probes everything; mounts tracefs when it is not mounted and we may. */
-int gtsc_features__probe(struct gtsc_features *f);
-void gtsc_features__free(struct gtsc_features *f);
+/*
+ * Probes everything into F, embedded in its owner (a session); mounts
+ * tracefs when it is not mounted and we may.  gtsc_features__probe is the
+ * public, allocating form.
+ */
+int gtsc_features__init(struct gtsc_features *f);
+void gtsc_features__fini(struct gtsc_features *f);
 const char *gtsc_feature_name(enum gtsc_feature feat);
 
 /*
@@ -52,6 +57,6 @@ bool gtsc_features__tp_btf_matches(const struct gtsc_features *f, const char *tp
 bool gtsc_features__tracepoint_exists(const struct gtsc_features *f, const char *category,
 				      const char *name);
 /* key=value lines for the trace's FEATURES chunk and `gtsc-bpf features`. */
-void gtsc_features__describe(const struct gtsc_features *f, struct strbuf *sb);
+void gtsc_features__lines(const struct gtsc_features *f, struct strbuf *sb);
 
 #endif

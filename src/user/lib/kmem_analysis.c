@@ -20,8 +20,8 @@ struct kmem_analysis {
 	struct kmem_results res;
 	struct kmem_objmap objs;
 	struct table sites, groups, gfps, errs, stacks;
-	struct kmem_size_class sizes[KMEM_SIZE_CLASSES];
-	struct kmem_order orders[KMEM_ORDERS];
+	struct gtsc_kmem_size_class sizes[KMEM_SIZE_CLASSES];
+	struct gtsc_kmem_order orders[KMEM_ORDERS];
 	__u32 *pids; /* sorted */
 	size_t nr_pids;
 };
@@ -71,11 +71,11 @@ struct kmem_analysis *kmem_analysis__new(const struct kmem_analysis_opts *opts)
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return errno = ENOMEM, NULL;
-	a->sites.size = sizeof(struct kmem_site);
-	a->groups.size = sizeof(struct kmem_group);
-	a->gfps.size = sizeof(struct kmem_gfp_use);
-	a->errs.size = sizeof(struct kmem_err);
-	a->stacks.size = sizeof(struct kmem_stack_use);
+	a->sites.size = sizeof(struct gtsc_kmem_site);
+	a->groups.size = sizeof(struct gtsc_kmem_group);
+	a->gfps.size = sizeof(struct gtsc_kmem_gfp_use);
+	a->errs.size = sizeof(struct gtsc_kmem_err);
+	a->stacks.size = sizeof(struct gtsc_kmem_stack_use);
 	if (n) {
 		a->pids = malloc(n * sizeof(*a->pids));
 		if (!a->pids) {
@@ -108,14 +108,14 @@ static bool pid_wanted(const struct kmem_analysis *a, __u32 pid)
 	return !a->nr_pids || bsearch(&pid, a->pids, a->nr_pids, sizeof(pid), cmp_u32);
 }
 
-static struct kmem_site *site_at(struct kmem_analysis *a, __u32 i)
+static struct gtsc_kmem_site *site_at(struct kmem_analysis *a, __u32 i)
 {
-	return (struct kmem_site *)a->sites.items + i;
+	return (struct gtsc_kmem_site *)a->sites.items + i;
 }
 
 static int intern_site(struct kmem_analysis *a, __u64 call_site, __u32 *idx)
 {
-	struct kmem_site *s;
+	struct gtsc_kmem_site *s;
 	bool added;
 
 	s = table_get(&a->sites, call_site, &added);
@@ -123,7 +123,7 @@ static int intern_site(struct kmem_analysis *a, __u64 call_site, __u32 *idx)
 		return -ENOMEM;
 	if (added)
 		s->call_site = call_site;
-	*idx = s - (struct kmem_site *)a->sites.items;
+	*idx = s - (struct gtsc_kmem_site *)a->sites.items;
 	return 0;
 }
 
@@ -133,9 +133,10 @@ static __u64 group_key(__u8 kind, __u64 id)
 	return id >> 56 ? id : id ^ ((__u64)(kind + 1) << 56);
 }
 
-static struct kmem_group *intern_group(struct kmem_analysis *a, __u8 kind, __u64 id, __u32 *idx)
+static struct gtsc_kmem_group *intern_group(struct kmem_analysis *a, __u8 kind, __u64 id,
+					    __u32 *idx)
 {
-	struct kmem_group *g;
+	struct gtsc_kmem_group *g;
 	bool added;
 
 	g = table_get(&a->groups, group_key(kind, id), &added);
@@ -145,18 +146,18 @@ static struct kmem_group *intern_group(struct kmem_analysis *a, __u8 kind, __u64
 		g->id = id;
 		g->kind = kind;
 	}
-	*idx = g - (struct kmem_group *)a->groups.items;
+	*idx = g - (struct gtsc_kmem_group *)a->groups.items;
 	return g;
 }
 
-static struct kmem_group *group_at(struct kmem_analysis *a, __u32 i)
+static struct gtsc_kmem_group *group_at(struct kmem_analysis *a, __u32 i)
 {
-	return (struct kmem_group *)a->groups.items + i;
+	return (struct gtsc_kmem_group *)a->groups.items + i;
 }
 
 static int name_cache(struct kmem_analysis *a, const struct gtsc_rec_kmem_cache *c)
 {
-	struct kmem_group *g;
+	struct gtsc_kmem_group *g;
 	__u32 idx;
 
 	g = intern_group(a, GTSC_KMEM_CACHE, c->cache_id, &idx);
@@ -171,12 +172,12 @@ static int name_cache(struct kmem_analysis *a, const struct gtsc_rec_kmem_cache 
 }
 
 /* Counts one error of class CLS between sites SITE and SITE2 (sites indexes). */
-static int add_err(struct kmem_analysis *a, enum kmem_err_class cls, __u8 kind, __u8 free_kind,
-		   __u32 site, __u32 site2, __u64 ptr, __u64 ts)
+static int add_err(struct kmem_analysis *a, enum gtsc_kmem_err_class cls, __u8 kind,
+		   __u8 free_kind, __u32 site, __u32 site2, __u64 ptr, __u64 ts)
 {
 	__u64 key = (__u64)cls << 60 | (__u64)kind << 58 | (__u64)free_kind << 56 |
 		    (__u64)(site & 0xfffffff) << 28 | (site2 & 0xfffffff);
-	struct kmem_err *e;
+	struct gtsc_kmem_err *e;
 	bool added;
 
 	e = table_get(&a->errs, key, &added);
@@ -198,7 +199,7 @@ static int add_err(struct kmem_analysis *a, enum kmem_err_class cls, __u8 kind, 
 
 static int count_gfp(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r)
 {
-	struct kmem_gfp_use *g;
+	struct gtsc_kmem_gfp_use *g;
 	bool added;
 
 	g = table_get(&a->gfps, r->gfp_flags, &added);
@@ -221,7 +222,7 @@ static __u32 rec_stack_id(const struct gtsc_rec_kmem_alloc *r)
 static int count_stack(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r)
 {
 	__u32 id = rec_stack_id(r);
-	struct kmem_stack_use *s;
+	struct gtsc_kmem_stack_use *s;
 	bool added;
 
 	if (!id) {
@@ -240,7 +241,7 @@ static int count_stack(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc
 
 static void count_size(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r)
 {
-	struct kmem_size_class *req = &a->sizes[kmem_size_class(r->bytes_req)];
+	struct gtsc_kmem_size_class *req = &a->sizes[kmem_size_class(r->bytes_req)];
 
 	req->by_req++;
 	req->bytes_req += r->bytes_req;
@@ -257,8 +258,8 @@ static unsigned int order_slot(unsigned int order)
 static int alloc_group(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r, bool failed,
 		       __u32 *group)
 {
-	struct kmem_order *o;
-	struct kmem_group *g;
+	struct gtsc_kmem_order *o;
+	struct gtsc_kmem_group *g;
 
 	if (r->kind == GTSC_KMEM_PAGE) {
 		*group = order_slot(r->order);
@@ -290,8 +291,8 @@ static int alloc_group(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc
 static int count_alloc(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r, bool failed,
 		       __u32 *site, __u32 *group)
 {
-	struct kmem_kind_stats *ks = &a->res.kind[r->kind];
-	struct kmem_site *s;
+	struct gtsc_kmem_kind_stats *ks = &a->res.kind[r->kind];
+	struct gtsc_kmem_site *s;
 	int err;
 
 	ks->allocs++;
@@ -352,7 +353,7 @@ static __u64 obj_bytes(const struct kmem_analysis *a, const struct kmem_obj *o)
 {
 	if (o->kind == GTSC_KMEM_PAGE)
 		return a->orders[o->group].unit;
-	return ((const struct kmem_group *)a->groups.items)[o->group].unit;
+	return ((const struct gtsc_kmem_group *)a->groups.items)[o->group].unit;
 }
 
 /* The free's call site, interned only where it is needed: errors. */
@@ -364,8 +365,8 @@ static int free_site(struct kmem_analysis *a, const struct gtsc_rec_kmem_free *r
 /* A matched free: what the allocation brought is returned. */
 static int release(struct kmem_analysis *a, struct kmem_obj *o, const struct gtsc_rec_kmem_free *r)
 {
-	struct kmem_kind_stats *ks = &a->res.kind[o->kind];
-	struct kmem_site *s = site_at(a, o->site);
+	struct gtsc_kmem_kind_stats *ks = &a->res.kind[o->kind];
+	struct gtsc_kmem_site *s = site_at(a, o->site);
 	bool pingpong = r->hdr.cpu != o->cpu;
 	__u64 bytes = obj_bytes(a, o);
 	__u32 fsite;
@@ -441,7 +442,7 @@ static int unmatched_free(struct kmem_analysis *a, struct kmem_obj *o,
 
 static int on_free(struct kmem_analysis *a, const struct gtsc_rec_kmem_free *r)
 {
-	struct kmem_kind_stats *ks = &a->res.kind[r->kind];
+	struct gtsc_kmem_kind_stats *ks = &a->res.kind[r->kind];
 	struct kmem_obj *o, *other;
 	__u32 fsite;
 	int err;
@@ -513,7 +514,7 @@ void kmem_analysis__prefetch(const struct kmem_analysis *a, const struct gtsc_re
 
 static void count_live(struct kmem_analysis *a, const struct kmem_obj *o, __u64 end)
 {
-	struct kmem_site *s = site_at(a, o->site);
+	struct gtsc_kmem_site *s = site_at(a, o->site);
 	__u64 age = end > o->ts ? end - o->ts : 0;
 
 	if (!s->live || o->ts < s->live_oldest_ts)
@@ -580,17 +581,17 @@ static const struct {
 				  "pages freed with another order than allocated" },
 };
 
-const char *kmem_err_name(enum kmem_err_class cls)
+const char *gtsc_kmem_err_name(enum gtsc_kmem_err_class cls)
 {
 	return cls < KMEM_ERR_MAX ? err_classes[cls].name : "?";
 }
 
-const char *kmem_err_title(enum kmem_err_class cls)
+const char *gtsc_kmem_err_title(enum gtsc_kmem_err_class cls)
 {
 	return cls < KMEM_ERR_MAX ? err_classes[cls].title : "?";
 }
 
-const char *kmem_err_cause(enum kmem_err_class cls, __u8 kind)
+const char *gtsc_kmem_err_cause(enum gtsc_kmem_err_class cls, enum gtsc_kmem_kind kind)
 {
 	bool page = kind == GTSC_KMEM_PAGE;
 
@@ -613,7 +614,7 @@ const char *kmem_err_cause(enum kmem_err_class cls, __u8 kind)
 	}
 }
 
-bool kmem_err_benign(enum kmem_err_class cls, __u8 kind)
+bool kmem_err_benign(enum gtsc_kmem_err_class cls, __u8 kind)
 {
 	switch (cls) {
 	case KMEM_ERR_PRETRACE_FREE:
@@ -630,7 +631,7 @@ bool kmem_err_benign(enum kmem_err_class cls, __u8 kind)
 	}
 }
 
-int kmem_kfree_cache_legal(const char *release)
+int gtsc_kmem_kfree_cache_legal(const char *release)
 {
 	int major, minor;
 

@@ -53,7 +53,7 @@ __attribute__((format(printf, 2, 3))) static void finding(struct kmem_check *k, 
 	va_end(ap);
 	line[0] = toupper((unsigned char)line[0]); /* the reader's sentences start lower case */
 	strbuf_addf(&k->findings, "%s\n", line);
-	k->nr_findings++;
+	k->s.nr_findings++;
 }
 
 /* ---- pass 1: records in file order ---- */
@@ -101,7 +101,7 @@ static bool check_type_size(struct pass1 *p, const struct gtsc_rec_hdr *h, const
 	__u16 want;
 
 	if (!h->type || h->type >= GTSC_REC_TYPE_MAX || !trace_rec_min_sizes[h->type]) {
-		if (!p->k->unknown_types++) {
+		if (!p->k->s.unknown_types++) {
 			p->first_unknown_type = h->type;
 			p->first_unknown_size = h->size;
 		}
@@ -110,7 +110,7 @@ static bool check_type_size(struct pass1 *p, const struct gtsc_rec_hdr *h, const
 	want = expected_size(h, rec);
 	if (h->size == want || (p->newer_abi && h->size > want))
 		return true;
-	if (!p->k->bad_sizes++) {
+	if (!p->k->s.bad_sizes++) {
 		p->bad_type = h->type;
 		p->bad_size = h->size;
 		p->want_size = want;
@@ -149,15 +149,15 @@ static void check_order(struct pass1 *p, const struct gtsc_rec_hdr *h)
 
 	if (o->seen && h->ts_ns < o->last) {
 		if (nested_interrupt(o, h->ts_ns)) {
-			k->nested++;
-			if (o->last - h->ts_ns > k->max_nested_ns)
-				k->max_nested_ns = o->last - h->ts_ns;
+			k->s.nested++;
+			if (o->last - h->ts_ns > k->s.max_nested_ns)
+				k->s.max_nested_ns = o->last - h->ts_ns;
 		} else {
 			if (!o->back++)
-				o->first_rec = k->records;
+				o->first_rec = k->s.records;
 			if (o->last - h->ts_ns > o->max_back)
 				o->max_back = o->last - h->ts_ns;
-			k->out_of_order++;
+			k->s.out_of_order++;
 		}
 	}
 	/* against the previous record only: one misplaced record is one finding */
@@ -181,7 +181,7 @@ static void check_record(struct pass1 *p, const struct gtsc_rec_hdr *rec)
 	struct gtsc_rec_hdr h;
 
 	memcpy(&h, raw, sizeof(h)); /* records of a damaged file need not be aligned */
-	p->k->records++;
+	p->k->s.records++;
 	if (!check_type_size(p, &h, raw))
 		return;
 	if (h.cpu >= MAX_CPUS) {
@@ -219,18 +219,18 @@ static void report_records(struct pass1 *p)
 {
 	struct kmem_check *k = p->k;
 
-	if (k->unknown_types)
+	if (k->s.unknown_types)
 		finding(k,
 			"%llu records have a type this gtsc-bpf does not know (the first is type "
 			"%llu, %llu bytes): they are damaged, or a newer recorder wrote them.",
-			(unsigned long long)k->unknown_types,
+			(unsigned long long)k->s.unknown_types,
 			(unsigned long long)p->first_unknown_type,
 			(unsigned long long)p->first_unknown_size);
-	if (k->bad_sizes)
+	if (k->s.bad_sizes)
 		finding(k,
 			"%llu records have a size their type cannot have (the first is type %u of "
 			"%u bytes, where %u are expected).",
-			(unsigned long long)k->bad_sizes, p->bad_type, p->bad_size, p->want_size);
+			(unsigned long long)k->s.bad_sizes, p->bad_type, p->bad_size, p->want_size);
 	if (p->bad_cpu)
 		finding(k, "%llu records name a CPU above %d: they are damaged.",
 			(unsigned long long)p->bad_cpu, MAX_CPUS - 1);
@@ -253,12 +253,12 @@ static int read_unordered(const char *path, struct pass1 *p)
 		finding(p->k, "%s.", errbuf[0] ? errbuf : strerror(errno));
 		return 0;
 	}
-	p->k->opened = true;
+	p->k->s.opened = true;
 	while ((n = gtsc_reader__next(r, &rec)) > 0)
 		check_record(p, rec);
 	/* the first damage in file order, open's or a DATA chunk's */
-	p->k->damaged = gtsc_reader__truncated(r);
-	if (p->k->damaged)
+	p->k->s.damaged = gtsc_reader__truncated(r);
+	if (p->k->s.damaged)
 		finding(p->k, "%s.", gtsc_reader__damage(r));
 	gtsc_reader__close(r);
 	return n;
@@ -280,9 +280,10 @@ static void describe(struct kmem_check *k, const char *path, const struct gtsc_r
 		close(fd);
 	}
 	*newer_abi = fh.rec_abi_minor > GTSC_REC_ABI_MINOR;
-	snprintf(k->format, sizeof(k->format), "format %u.%u, record ABI %u.%u, kernel %s, %s cpus",
-		 fh.version_major, fh.version_minor, fh.rec_abi_major, fh.rec_abi_minor,
-		 kernel ? kernel : "?", cpus ? cpus : "?");
+	snprintf(k->s.format, sizeof(k->s.format),
+		 "format %u.%u, record ABI %u.%u, kernel %s, %s cpus", fh.version_major,
+		 fh.version_minor, fh.rec_abi_major, fh.rec_abi_minor, kernel ? kernel : "?",
+		 cpus ? cpus : "?");
 }
 
 static int channel_stream(const char *name)
@@ -294,7 +295,7 @@ static int channel_stream(const char *name)
 }
 
 static void check_channel(struct kmem_check *k, const struct pass1 *p,
-			  const struct gtsc_channel_info *ch, const struct gtsc_chan_stat *st,
+			  const struct trace_channel *ch, const struct gtsc_chan_stat *st,
 			  size_t nst)
 {
 	__u64 written = 0, dropped = 0, drop_recs;
@@ -303,17 +304,17 @@ static void check_channel(struct kmem_check *k, const struct pass1 *p,
 	for (size_t i = 0; i < nst; i++)
 		if (st[i].channel == ch->id)
 			written += st[i].written, dropped += st[i].dropped;
-	k->dropped += dropped;
+	k->s.dropped += dropped;
 	if (dropped)
 		finding(k,
 			"The %s channel dropped %llu events (its rings were full): the trace is "
 			"incomplete.",
 			ch->name, (unsigned long long)dropped);
 	drop_recs = ch->id < MAX_CHANNELS ? p->drop_records[ch->id] : dropped;
-	if (!k->damaged && drop_recs != dropped)
+	if (!k->s.damaged && drop_recs != dropped)
 		finding(k, "The %s channel's drop records count %llu drops, but its trailer %llu.",
 			ch->name, (unsigned long long)drop_recs, (unsigned long long)dropped);
-	if (s >= 0 && !k->damaged && p->in_file[s] != written)
+	if (s >= 0 && !k->s.damaged && p->in_file[s] != written)
 		finding(k,
 			"The %s channel's trailer counts %llu records written by the kernel, but "
 			"the file holds %llu: records were lost between the rings and the file.",
@@ -323,7 +324,7 @@ static void check_channel(struct kmem_check *k, const struct pass1 *p,
 static void check_whole(struct kmem_check *k, const struct pass1 *p, const struct gtsc_reader *r)
 {
 	size_t nch = 0, nst = 0;
-	const struct gtsc_channel_info *ch = gtsc_reader__channels(r, &nch);
+	const struct trace_channel *ch = gtsc_reader__channels(r, &nch);
 	const struct gtsc_chan_stat *st = gtsc_reader__stats(r, &nst);
 	__u64 misses = gtsc_reader__prog_misses(r);
 
@@ -338,7 +339,7 @@ static void check_whole(struct kmem_check *k, const struct pass1 *p, const struc
 
 /* ---- pass 2: kmem consistency, in time order ---- */
 
-static bool class_is_error(enum kmem_err_class cls, __u8 kind, int kfree_cache_legal)
+static bool class_is_error(enum gtsc_kmem_err_class cls, __u8 kind, int kfree_cache_legal)
 {
 	if (cls == KMEM_ERR_CACHE_KFREE)
 		return kfree_cache_legal == 0;
@@ -357,16 +358,16 @@ static void name_site(const struct gtsc_reader *r, __u64 addr, char *buf, size_t
 }
 
 static void report_class(struct kmem_check *k, const struct gtsc_reader *r,
-			 const struct kmem_results *res, enum kmem_err_class cls, int legal)
+			 const struct kmem_results *res, enum gtsc_kmem_err_class cls, int legal)
 {
-	const struct kmem_err *top = NULL;
+	const struct gtsc_kmem_err *top = NULL;
 	__u64 n = 0, t0 = 0;
 	const char *start = gtsc_reader__meta(r, "start_ns");
 	char s1[192], s2[192];
 	const char *why;
 
 	for (size_t i = 0; i < res->nr_errs; i++) {
-		const struct kmem_err *e = &res->errs[i];
+		const struct gtsc_kmem_err *e = &res->errs[i];
 
 		if (e->cls != cls || !class_is_error(cls, e->kind, legal))
 			continue;
@@ -376,16 +377,16 @@ static void report_class(struct kmem_check *k, const struct gtsc_reader *r,
 	}
 	if (!n)
 		return;
-	k->kmem_errors += n;
+	k->s.kmem_errors += n;
 	t0 = start ? strtoull(start, NULL, 10) : 0;
 	name_site(r, top->site, s1, sizeof(s1));
 	name_site(r, top->site2, s2, sizeof(s2));
-	why = kmem_err_cause(cls, top->kind);
+	why = gtsc_kmem_err_cause(cls, top->kind);
 	finding(k,
 		"%llu %s; the most frequent: %llu between %s and %s, first pointer 0x%llx at %.6f "
 		"s%s%s.",
-		(unsigned long long)n, kmem_err_title(cls), (unsigned long long)top->count, s1, s2,
-		(unsigned long long)top->first_ptr,
+		(unsigned long long)n, gtsc_kmem_err_title(cls), (unsigned long long)top->count, s1,
+		s2, (unsigned long long)top->first_ptr,
 		top->first_ts > t0 ? (top->first_ts - t0) / 1e9 : 0.0, why[0] ? "; " : "", why);
 }
 
@@ -400,10 +401,10 @@ static int check_kmem(struct kmem_check *k, const char *path)
 		err = -errno;
 		goto out;
 	}
-	err = kmem_stream__run(r, a, sysconf(_SC_NPROCESSORS_ONLN) > 1);
+	err = kmem_stream__run(r, a, !k->single_thread && sysconf(_SC_NPROCESSORS_ONLN) > 1);
 	if (err)
 		goto out;
-	legal = kmem_kfree_cache_legal(gtsc_reader__meta(r, "kernel"));
+	legal = gtsc_kmem_kfree_cache_legal(gtsc_reader__meta(r, "kernel"));
 	for (int cls = 0; cls < KMEM_ERR_MAX; cls++)
 		report_class(k, r, kmem_analysis__results(a), cls, legal);
 out:

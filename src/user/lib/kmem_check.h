@@ -12,25 +12,14 @@
 #define __GTSC_KMEM_CHECK_H
 
 #include <stdbool.h>
-#include <linux/types.h>
+#include "gtsc/gtsc.h"
 #include "strbuf.h"
 
+/* The public gtsc_check (gtsc/kmem.h) wraps one. */
 struct kmem_check {
-	/* what was found, for the summary line and the tests */
-	__u64 records;
-	__u64 out_of_order; /* records earlier than the record before them in their ring */
-	__u64 nested;	    /* of which explained by an interrupt: not findings */
-	__u64 max_nested_ns;
-	__u64 unknown_types; /* records of types this build does not know */
-	__u64 bad_sizes;     /* known types of a size they cannot have */
-	__u64 dropped;	     /* per the trailer */
-	__u64 kmem_errors;   /* kmem records that do not pair up (errors, not oddities) */
-	bool opened;	     /* the reader accepted the file */
-	bool damaged;	     /* truncated, a bad CRC, no trailer */
-	char format[96];     /* "format 1.0, record ABI 1.1, kernel ..., N cpus" */
-	/* the findings, one sentence per line */
-	struct strbuf findings;
-	int nr_findings;
+	struct gtsc_check_stats s; /* what was found, for the summary line and the tests */
+	struct strbuf findings;	   /* one sentence per line */
+	bool single_thread;	   /* the kmem pass reads on the caller's thread */
 };
 
 /* Checks PATH into K (zeroed by the caller).  0 when the check ran, -errno if it could not. */

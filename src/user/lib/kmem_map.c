@@ -7,15 +7,6 @@
 #define IDMAP_MIN_BITS 8
 #define OBJMAP_MIN_BITS 17 /* 4 MiB: small next to a kernel's live slab objects */
 
-/*
- * Fibonacci hashing: the high bits of the product depend on every bit of
- * the key, and slab pointers differ mostly in their middle bits.
- */
-static inline size_t hash64(__u64 key, unsigned int bits)
-{
-	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
-}
-
 /* ---- kmem_idmap ---- */
 
 static unsigned int log2_cap(size_t cap)
@@ -40,7 +31,7 @@ static int idmap_grow(struct kmem_idmap *m)
 
 		if (!m->vals[i])
 			continue;
-		for (h = hash64(m->keys[i], bits); vals[h]; h = (h + 1) & (cap - 1))
+		for (h = kmem_hash64(m->keys[i], bits); vals[h]; h = (h + 1) & (cap - 1))
 			;
 		keys[h] = m->keys[i];
 		vals[h] = m->vals[i];
@@ -53,7 +44,8 @@ static int idmap_grow(struct kmem_idmap *m)
 	return 0;
 }
 
-int kmem_idmap__intern(struct kmem_idmap *m, __u64 key, __u32 next, __u32 *idx, bool *added)
+/* Inserts KEY, absent, with index NEXT. */
+int kmem_idmap__add(struct kmem_idmap *m, __u64 key, __u32 next)
 {
 	size_t h, mask;
 
@@ -61,34 +53,12 @@ int kmem_idmap__intern(struct kmem_idmap *m, __u64 key, __u32 next, __u32 *idx, 
 	if ((m->n + 1) * 2 > m->cap && idmap_grow(m))
 		return -ENOMEM;
 	mask = m->cap - 1;
-	for (h = hash64(key, log2_cap(m->cap)); m->vals[h]; h = (h + 1) & mask) {
-		if (m->keys[h] == key) {
-			*idx = m->vals[h] - 1;
-			*added = false;
-			return 0;
-		}
-	}
+	for (h = kmem_hash64(key, log2_cap(m->cap)); m->vals[h]; h = (h + 1) & mask)
+		;
 	m->keys[h] = key;
 	m->vals[h] = next + 1;
 	m->n++;
-	*idx = next;
-	*added = true;
 	return 0;
-}
-
-bool kmem_idmap__find(const struct kmem_idmap *m, __u64 key, __u32 *idx)
-{
-	size_t h;
-
-	if (!m->cap)
-		return false;
-	for (h = hash64(key, log2_cap(m->cap)); m->vals[h]; h = (h + 1) & (m->cap - 1)) {
-		if (m->keys[h] == key) {
-			*idx = m->vals[h] - 1;
-			return true;
-		}
-	}
-	return false;
 }
 
 void kmem_idmap__free(struct kmem_idmap *m)
@@ -109,7 +79,7 @@ static inline __u64 obj_key(__u8 kind, __u64 ptr)
 static struct kmem_obj *probe(struct kmem_obj *slot, unsigned int bits, __u8 kind, __u64 ptr)
 {
 	size_t mask = ((size_t)1 << bits) - 1;
-	size_t h = hash64(obj_key(kind, ptr), bits);
+	size_t h = kmem_hash64(obj_key(kind, ptr), bits);
 
 	for (; slot[h].state != KMEM_OBJ_EMPTY; h = (h + 1) & mask)
 		if (slot[h].ptr == ptr && slot[h].kind == kind)
@@ -273,7 +243,7 @@ struct kmem_obj *kmem_objmap__lookup(struct kmem_objmap *m, __u8 kind, __u64 ptr
 void kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
 {
 	if (m->cap)
-		__builtin_prefetch(&m->slot[hash64(obj_key(kind, ptr), m->bits)]);
+		__builtin_prefetch(&m->slot[kmem_hash64(obj_key(kind, ptr), m->bits)]);
 }
 
 struct kmem_obj *kmem_objmap__peek(const struct kmem_objmap *m, __u8 kind, __u64 ptr)

@@ -25,10 +25,47 @@ struct kmem_idmap {
 	size_t cap, n;
 };
 
-/* Index of KEY; a new key gets NEXT (the caller's next free index) and *added = true. */
-int kmem_idmap__intern(struct kmem_idmap *m, __u64 key, __u32 next, __u32 *idx, bool *added);
+/*
+ * Fibonacci hashing: the high bits of the product depend on every bit of
+ * the key, and slab pointers differ mostly in their middle bits.
+ */
+static inline size_t kmem_hash64(__u64 key, unsigned int bits)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+}
+
 /* True and *idx if KEY is present. */
-bool kmem_idmap__find(const struct kmem_idmap *m, __u64 key, __u32 *idx);
+static inline bool kmem_idmap__find(const struct kmem_idmap *m, __u64 key, __u32 *idx)
+{
+	size_t h, mask = m->cap - 1;
+
+	if (!m->cap)
+		return false;
+	for (h = kmem_hash64(key, __builtin_ctzll(m->cap)); m->vals[h]; h = (h + 1) & mask) {
+		if (m->keys[h] == key) {
+			*idx = m->vals[h] - 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+int kmem_idmap__add(struct kmem_idmap *m, __u64 key, __u32 next);
+
+/*
+ * Index of KEY; a new key gets NEXT (the caller's next free index) and
+ * *added = true.  Inline: every allocation event looks up four of these
+ * tables, nearly always finding the key.
+ */
+static inline int kmem_idmap__intern(struct kmem_idmap *m, __u64 key, __u32 next, __u32 *idx,
+				     bool *added)
+{
+	*added = !kmem_idmap__find(m, key, idx);
+	if (!*added)
+		return 0;
+	*idx = next;
+	return kmem_idmap__add(m, key, next);
+}
 void kmem_idmap__free(struct kmem_idmap *m);
 
 enum kmem_obj_state {

@@ -39,14 +39,33 @@ static __u64 end_ns(const struct gtsc_reader *r)
 	return v ? strtoull(v, NULL, 10) : 0;
 }
 
+#define AHEAD 8
+
+/* The reader's records in place; the object map slots AHEAD records on are being loaded. */
+static int analyse_span(struct kmem_analysis *a, const struct trace_rec_ref *s, size_t n)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n && i < AHEAD; i++)
+		kmem_analysis__prefetch(a, s[i].rec);
+	for (i = 0; !err && i < n; i++) {
+		if (i + AHEAD < n)
+			kmem_analysis__prefetch(a, s[i + AHEAD].rec);
+		err = kmem_analysis__add(a, s[i].rec);
+	}
+	return err;
+}
+
 static int run_inline(struct gtsc_reader *r, struct kmem_analysis *a)
 {
-	const struct gtsc_rec_hdr *rec;
-	int n, err = 0;
+	const struct trace_rec_ref *span;
+	ssize_t n;
+	int err = 0;
 
-	while (!err && (n = gtsc_reader__next(r, &rec)) > 0)
-		err = kmem_analysis__add(a, rec);
-	return err ?: n;
+	while (!err && (n = gtsc_reader__next_span(r, &span)) > 0)
+		err = analyse_span(a, span, (size_t)n);
+	return err ?: (int)n;
 }
 
 /* ---- the reader thread ---- */
@@ -112,8 +131,6 @@ static void give_back(struct pipeline *p)
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
-
-#define AHEAD 8
 
 static int analyse_batch(struct kmem_analysis *a, const struct batch *b)
 {

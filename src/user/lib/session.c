@@ -17,6 +17,7 @@
 #include "flight.h"
 #include "gtsc.skel.h" /* after session.h: it needs gtsc_shared.h */
 #include "log.h"
+#include "metadata.h"
 #include "opts.h"
 #include "strbuf.h"
 #include "syscall_capture.h"
@@ -44,6 +45,10 @@ struct gtsc_session {
 	int nr_cpus;
 	struct gtsc_flight_map flight;
 	__u64 *flight_cursor; /* per flight region: where a consuming read resumes */
+	int *tracked;	      /* every pid of open and track_pid: whose comms a trace names */
+	size_t nr_tracked;
+	struct gtsc_func_set funcs; /* resolved by the public open's parse: ours to free */
+	char trigger[64];	    /* "syscall=NAME" of opts.trigger_syscall */
 };
 
 /* The class each default channel carries; index = enum gtsc_class. */
@@ -149,6 +154,11 @@ static void setup_flight(struct gtsc_session *s)
 	/* per CPU and nesting level, a record's worth: not for sessions that never use it */
 	bpf_map__set_max_entries(s->skel->maps.gtsc_flight_scratch,
 				 c->nr_flight_heads ? GTSC_FLIGHT_NEST : 1);
+	if (s->opts.trigger_syscall && gtsc_syscall_name(s->opts.trigger_nr))
+		snprintf(s->trigger, sizeof(s->trigger), "syscall=%s",
+			 gtsc_syscall_name(s->opts.trigger_nr));
+	else if (s->opts.trigger_syscall)
+		snprintf(s->trigger, sizeof(s->trigger), "syscall=%d", s->opts.trigger_nr);
 	ro->gtsc_trigger_on = s->opts.trigger_syscall;
 	ro->gtsc_trigger_nr = s->opts.trigger_nr;
 	ro->gtsc_trigger_gap_ns = s->opts.trigger_gap_ns ?: TRIGGER_GAP_NS;
@@ -307,9 +317,9 @@ static int check_plan(struct gtsc_session *s)
 /* --stacks: the flag in rodata; without it the stack map shrinks to one entry. */
 static void setup_stacks(struct gtsc_session *s)
 {
-	s->skel->rodata->gtsc_kmem_stacks_on = s->opts.kmem_stacks;
+	s->skel->rodata->gtsc_stacks_on = s->opts.kmem_stacks;
 	if (!s->opts.kmem_stacks)
-		bpf_map__set_max_entries(s->skel->maps.gtsc_kmem_stacks, 1);
+		bpf_map__set_max_entries(s->skel->maps.gtsc_stacks, 1);
 }
 
 static int session_load(struct gtsc_session *s)
@@ -372,7 +382,7 @@ struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts
 		err = -EPERM;
 		goto fail;
 	}
-	gtsc_features__probe(&s->feat);
+	gtsc_features__init(&s->feat);
 	for (int f = GTSC_FEAT_BTF; f <= GTSC_FEAT_RINGBUF; f++) {
 		if (!s->feat.has[f]) {
 			slog(s, GTSC_LOG_WARN, "cannot record: %s", s->feat.why[f]);
@@ -422,11 +432,41 @@ int gtsc_session__track_pid(struct gtsc_session *s, int pid)
 {
 	__u32 key = pid;
 	__u8 one = 1;
+	int *t;
 
 	if (bpf_map__update_elem(s->skel->maps.gtsc_pids, &key, sizeof(key), &one, sizeof(one),
 				 BPF_ANY))
 		return -errno;
+	t = realloc(s->tracked, (s->nr_tracked + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	s->tracked = t;
+	s->tracked[s->nr_tracked++] = pid;
 	return 0;
+}
+
+const int *gtsc_session__tracked(const struct gtsc_session *s, size_t *n)
+{
+	*n = s->nr_tracked;
+	return s->tracked;
+}
+
+void gtsc_session__own_funcs(struct gtsc_session *s, struct gtsc_func_set *set)
+{
+	gtsc_funcs__free(&s->funcs);
+	s->funcs = *set;
+	*set = (struct gtsc_func_set){};
+	s->opts.funcs = s->funcs.n ? &s->funcs : NULL;
+}
+
+const struct gtsc_func_set *gtsc_session__funcs(const struct gtsc_session *s)
+{
+	return s->opts.funcs;
+}
+
+const struct gtsc_engine_opts *gtsc_session__opts(const struct gtsc_session *s)
+{
+	return &s->opts;
 }
 
 /* kprobe.multi and kprobe programs name their functions at attach time, not in SEC(). */
@@ -652,9 +692,13 @@ void gtsc_session__flight_rewind(struct gtsc_session *s)
 		       s->chans.nr_flight_heads * sizeof(*s->flight_cursor));
 }
 
-__u64 gtsc_session__triggers(const struct gtsc_session *s)
+const char *gtsc_session__trigger(const struct gtsc_session *s, __u64 *count)
 {
-	return __atomic_load_n(&s->skel->bss->gtsc_trigger_hits, __ATOMIC_RELAXED);
+	if (count)
+		*count = s && s->opts.trigger_syscall
+				 ? __atomic_load_n(&s->skel->bss->gtsc_trigger_hits, __ATOMIC_RELAXED)
+				 : 0;
+	return s && s->opts.trigger_syscall ? s->trigger : NULL;
 }
 
 __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
@@ -682,7 +726,7 @@ __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
 /* The map is keyed by the frames themselves, zero-padded, and holds the id. */
 int gtsc_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx)
 {
-	const struct bpf_map *map = s->skel->maps.gtsc_kmem_stacks;
+	const struct bpf_map *map = s->skel->maps.gtsc_stacks;
 	size_t depth = bpf_map__key_size(map) / sizeof(__u64);
 	__u64 *ips = calloc(2 * depth, sizeof(*ips));
 	__u64 *next = ips + depth;
@@ -762,9 +806,11 @@ void gtsc_session__destroy(struct gtsc_session *s)
 	free(s->flight_cursor);
 	gtsc_channels__free(&s->chans);
 	gtsc_bpf__destroy(s->skel);
-	gtsc_features__free(&s->feat);
+	gtsc_features__fini(&s->feat);
 	free(s->percpu);
 	free(s->last_dropped);
+	free(s->tracked);
+	gtsc_funcs__free(&s->funcs);
 	if (s->sink && s->sink->destroy) /* a sink the session owns (gtsc_session__open's) */
 		s->sink->destroy(s->sink);
 	free(s);

@@ -57,7 +57,7 @@ struct gtsc_engine_opts {
 	const char *cgroup;
 	/*
 	 * --snapshot-on syscall=NR: a traced task entering syscall NR counts a
-	 * trigger (gtsc_session__triggers), at most one per trigger_gap_ns
+	 * trigger (gtsc_session__trigger), at most one per trigger_gap_ns
 	 * (0: 1 s).
 	 */
 	bool trigger_syscall;
@@ -83,6 +83,30 @@ struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts
  */
 int gtsc_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_engine_opts *eo,
 			      struct gtsc_channel_spec *specs);
+
+/* What the public options' strings parse into; P->eo points into P. */
+struct gtsc_session_parse {
+	struct gtsc_engine_opts eo;
+	struct gtsc_channel_spec specs[GTSC_MAX_CHANNELS];
+	struct gtsc_sys_set syscalls;
+	struct gtsc_func_set funcs;
+};
+
+/*
+ * gtsc_session_opts__engine, then the GTSC_0.2 fields: events, channel
+ * specs, syscall sets, function patterns, snapshot_on, and the checks
+ * between them.  -errno with one sentence through opts->log.
+ */
+int gtsc_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p);
+void gtsc_session_parse__free(struct gtsc_session_parse *p);
+/* Moves SET (resolved functions) into S, which frees it; after a successful open. */
+void gtsc_session__own_funcs(struct gtsc_session *s, struct gtsc_func_set *set);
+/* The functions S probes (NULL: none). */
+const struct gtsc_func_set *gtsc_session__funcs(const struct gtsc_session *s);
+/* Every pid given to open or track_pid; *N their number. */
+const int *gtsc_session__tracked(const struct gtsc_session *s, size_t *n);
+/* The engine options open was given (their pointers past open are NULL). */
+const struct gtsc_engine_opts *gtsc_session__opts(const struct gtsc_session *s);
 /* The sink given to open (gtsc_session__open's: its callback sink). */
 struct gtsc_sink *gtsc_session__sink(const struct gtsc_session *s);
 /* The loaded BPF object (its gtsc_printf formats: printf_fmt.h). */
@@ -99,28 +123,6 @@ int gtsc_session__poll(struct gtsc_session *s, int timeout_ms);
  */
 int gtsc_session__flush(struct gtsc_session *s, int timeout_ms);
 
-struct gtsc_session_stat {
-	__u32 channel;
-	__u32 cpu;
-	__u64 written;
-	__u64 dropped;
-};
-
-/* Per channel per CPU counters; returns how many entries were filled. */
-int gtsc_session__stats(struct gtsc_session *s, struct gtsc_session_stat *out, size_t max);
-
-/* One flight region: a CPU's of a per-CPU flight channel, or a global one's. */
-struct gtsc_session_flight {
-	__u32 channel;
-	__u32 cpu; /* GTSC_FLIGHT_ALL_CPUS for a global channel */
-	__u64 written;	   /* records the programs wrote (per CPU, or summed) */
-	__u64 retained;	   /* whole records the region holds now */
-	__u64 overwritten; /* written - retained: exact once stopped */
-	__u64 torn;	   /* skipped: a writer was changing them (recording only) */
-	__u64 read;	   /* handed to the sink by this read */
-};
-#define GTSC_FLIGHT_ALL_CPUS ((__u32)-1)
-
 enum gtsc_flight_read {
 	GTSC_FLIGHT_COUNT,   /* count only (status) */
 	GTSC_FLIGHT_ALL,     /* every retained record: snapshots, the end of a session */
@@ -130,14 +132,13 @@ enum gtsc_flight_read {
 /*
  * Reads what the flight channels retain into SINK (its round ended), never
  * changing it; fills one entry per region into OUT and returns how many, or
- * -errno.  0 without flight channels.
+ * -errno.  0 without flight channels.  (gtsc_session__stats and the
+ * structs are public: gtsc/record.h.)
  */
 int gtsc_session__flight_read(struct gtsc_session *s, enum gtsc_flight_read how,
 			      struct gtsc_sink *sink, struct gtsc_session_flight *out, size_t max);
 /* GTSC's rewind: the next GTSC_FLIGHT_CONSUME read starts at the oldest retained record. */
 void gtsc_session__flight_rewind(struct gtsc_session *s);
-/* Triggers counted so far (--snapshot-on). */
-__u64 gtsc_session__triggers(const struct gtsc_session *s);
 /* Recursion misses of every attached program (events the kernel skipped). */
 __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines);
 

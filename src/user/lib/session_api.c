@@ -11,14 +11,18 @@
 #include <unistd.h>
 #include "cb_sink.h"
 #include "log.h"
+#include "metadata.h"
 #include "opts.h"
 #include "session.h"
 #include "session_trace.h"
 #include "sink_file.h"
+#include "strbuf.h"
+#include "syscall_classes.h"
 
 _Static_assert((int)GTSC_SOURCE_SYSCALLS == GTSC_SRC_SYSCALLS &&
 		       (int)GTSC_SOURCE_KMEM == GTSC_SRC_KMEM,
 	       "public source bits are the engine's");
+_Static_assert(GTSC_CAPTURE_MAX == GTSC_CAP_DATA_MAX, "public capture bound is the engine's");
 _Static_assert((int)GTSC_CHANNEL_DISCARD == GTSC_MODE_DISCARD &&
 		       (int)GTSC_CHANNEL_OVERWRITE == GTSC_MODE_OVERWRITE,
 	       "public channel modes are the engine's");
@@ -107,26 +111,223 @@ int gtsc_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_
 	return err;
 }
 
+/* -e LIST: the sources, and with syscalls=NAMES the in-kernel syscall filter. */
+static int parse_events(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p)
+{
+	const char *events = OPTS_GET(opts, events, NULL), *names;
+	unsigned int mask;
+	char why[256];
+	int err;
+
+	if (!events)
+		return 0;
+	err = gtsc_sources__parse(events, &mask, &names, why, sizeof(why));
+	if (err) {
+		opts_log(opts, "-e: unknown event source '%s' (known: syscalls, kmem)", why);
+		return err;
+	}
+	p->eo.sources = mask;
+	if (!names)
+		return 0;
+	err = gtsc_syscall_set__parse(names, &p->syscalls, why, sizeof(why));
+	if (err) {
+		opts_log(opts, "-e: %s", why);
+		return err;
+	}
+	p->eo.syscall_filter = &p->syscalls;
+	return 0;
+}
+
+static int channel_key(struct gtsc_channel_spec *c, const char *tok)
+{
+	__u64 v;
+	int err;
+
+	if (!strncmp(tok, "size=", 5))
+		return gtsc_parse_size(tok + 5, &c->ring_bytes);
+	if (!strncmp(tok, "sub_size=", 9))
+		return gtsc_parse_size(tok + 9, &c->sub_size);
+	if (!strncmp(tok, "nr_sub=", 7)) {
+		err = gtsc_parse_size(tok + 7, &v);
+		c->nr_sub = v;
+		return err ?: v > 0xffffffffULL ? -ERANGE : 0;
+	}
+	if (!strcmp(tok, "scope=global") || !strcmp(tok, "scope=percpu")) {
+		c->global = !strcmp(tok, "scope=global");
+		c->scope_set = true;
+		return 0;
+	}
+	if (!strcmp(tok, "mode=overwrite") || !strcmp(tok, "mode=discard")) {
+		c->mode = !strcmp(tok, "mode=overwrite") ? GTSC_MODE_OVERWRITE : GTSC_MODE_DISCARD;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* "kmem:size=16M,scope=global", "syscalls:mode=overwrite,sub_size=64,nr_sub=65536" */
+static int channel_string(const struct gtsc_session_opts *opts, const char *arg,
+			  struct gtsc_channel_spec *c, bool room)
+{
+	const char *colon = arg ? strchr(arg, ':') : NULL;
+	char *kv, *tok, *save = NULL, why[160];
+	int err = 0;
+
+	if (!room || !colon || colon == arg || colon - arg >= GTSC_CHANNEL_NAME_LEN) {
+		opts_log(opts, "--channel wants NAME:KEY=VALUE[,...], not '%s'", arg ? arg : "");
+		return -EINVAL;
+	}
+	memset(c, 0, sizeof(*c)); /* size 0: the channel's default, ring_bytes for syscalls and kmem */
+	snprintf(c->name, sizeof(c->name), "%.*s", (int)(colon - arg), arg);
+	kv = strdup(colon + 1);
+	if (!kv)
+		return -ENOMEM;
+	for (tok = strtok_r(kv, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		err = channel_key(c, tok);
+		if (err)
+			opts_log(opts, "--channel %s: '%s' is not size=SIZE, scope=percpu|global, "
+				       "mode=discard|overwrite, sub_size=BYTES or nr_sub=N",
+				 c->name, tok);
+	}
+	free(kv);
+	if (!err && gtsc_channel_spec__check(c, why, sizeof(why))) {
+		opts_log(opts, "--channel %s: %s", c->name, why);
+		err = -EINVAL;
+	}
+	return err;
+}
+
+static int parse_channels(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p)
+{
+	const char *const *specs = OPTS_GET(opts, channel_specs, NULL);
+	size_t n = specs ? OPTS_GET(opts, nr_channel_specs, 0) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t at = p->eo.nr_channels;
+		int err = channel_string(opts, specs[i], &p->specs[at], at < GTSC_MAX_CHANNELS);
+
+		if (err)
+			return err;
+		p->eo.nr_channels++;
+	}
+	return 0;
+}
+
+static bool has_flight_channel(const struct gtsc_session_parse *p)
+{
+	for (size_t i = 0; i < p->eo.nr_channels; i++)
+		if (p->specs[i].mode == GTSC_MODE_OVERWRITE)
+			return true;
+	return false;
+}
+
+/* "syscall=exit_group" or "syscall=231": something to snapshot, and syscalls to trigger on. */
+static int parse_trigger(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p)
+{
+	const char *arg = OPTS_GET(opts, snapshot_on, NULL);
+	const char *v = arg && !strncmp(arg, "syscall=", 8) ? arg + 8 : NULL;
+	char *end;
+	long nr;
+
+	if (!arg)
+		return 0;
+	if (!v || !*v) {
+		opts_log(opts, "--snapshot-on wants syscall=NAME, not '%s'", arg);
+		return -EINVAL;
+	}
+	nr = strtol(v, &end, 10);
+	if (*end)
+		for (nr = gtsc_syscall_count() - 1; nr >= 0; nr--)
+			if (gtsc_syscall_name(nr) && !strcmp(gtsc_syscall_name(nr), v))
+				break;
+	if (nr < 0 || nr >= gtsc_syscall_count()) {
+		opts_log(opts, "--snapshot-on: '%s' is not a syscall", v);
+		return -EINVAL;
+	}
+	if (!has_flight_channel(p)) {
+		opts_log(opts, "--snapshot-on needs an overwrite channel "
+			       "(--channel NAME:mode=overwrite)");
+		return -EINVAL;
+	}
+	if (!(p->eo.sources & GTSC_SRC_SYSCALLS)) {
+		opts_log(opts, "--snapshot-on syscall= needs the syscalls source (-e)");
+		return -EINVAL;
+	}
+	p->eo.trigger_syscall = true;
+	p->eo.trigger_nr = nr;
+	return 0;
+}
+
+static int parse_funcs(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p)
+{
+	const char *const *funcs = OPTS_GET(opts, funcs, NULL);
+	size_t n = funcs ? OPTS_GET(opts, nr_funcs, 0) : 0;
+	char why[256];
+	int err;
+
+	if (!n)
+		return 0;
+	err = gtsc_funcs__resolve(&p->funcs, funcs, n, why, sizeof(why));
+	if (err)
+		opts_log(opts, "%s", why);
+	p->eo.funcs = err || !p->funcs.n ? NULL : &p->funcs;
+	return err;
+}
+
+int gtsc_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	err = gtsc_session_opts__engine(opts, &p->eo, p->specs);
+	err = err ?: parse_events(opts, p);
+	err = err ?: parse_channels(opts, p);
+	if (err)
+		return err;
+	p->eo.capture_size = OPTS_GET(opts, capture_size, 0);
+	p->eo.no_capture = OPTS_GET(opts, no_capture, false);
+	p->eo.comms = OPTS_GET(opts, comms, NULL);
+	p->eo.nr_comms = p->eo.comms ? OPTS_GET(opts, nr_comms, 0) : 0;
+	p->eo.cgroup = OPTS_GET(opts, cgroup, NULL);
+	p->eo.kmem_stacks = OPTS_GET(opts, kmem_stacks, false);
+	err = parse_trigger(opts, p);
+	if (err)
+		return err;
+	if (p->eo.kmem_stacks && !(p->eo.sources & GTSC_SRC_KMEM)) {
+		opts_log(opts, "--stacks records allocation stacks: it needs -e kmem");
+		return -EINVAL;
+	}
+	return parse_funcs(opts, p);
+}
+
+void gtsc_session_parse__free(struct gtsc_session_parse *p)
+{
+	gtsc_funcs__free(&p->funcs);
+	p->eo.funcs = NULL;
+}
+
 struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts)
 {
-	struct gtsc_channel_spec specs[GTSC_MAX_CHANNELS];
-	struct gtsc_engine_opts eo;
-	struct gtsc_cb_sink *cs;
-	struct gtsc_session *s;
-	int err = gtsc_session_opts__engine(opts, &eo, specs);
+	struct gtsc_session_parse *p = malloc(sizeof(*p));
+	struct gtsc_cb_sink *cs = NULL;
+	struct gtsc_session *s = NULL;
+	int err = p ? gtsc_session_opts__parse(opts, p) : -ENOMEM;
 
-	if (err)
-		return errno = -err, NULL;
-	cs = gtsc_cb_sink__new();
-	if (!cs)
-		return NULL;
-	s = gtsc_session__open_sink(&eo, &cs->sink);
-	if (!s) {
-		err = errno;
-		free(cs); /* a failed open leaves the sink to its caller */
-		errno = err;
+	if (!err) {
+		cs = gtsc_cb_sink__new();
+		err = cs ? 0 : -ENOMEM;
 	}
-	return s;
+	if (!err) {
+		s = gtsc_session__open_sink(&p->eo, &cs->sink);
+		err = s ? 0 : -errno;
+	}
+	if (s)
+		gtsc_session__own_funcs(s, &p->funcs);
+	else
+		free(cs); /* a failed open leaves the sink to its caller */
+	if (p)
+		gtsc_session_parse__free(p);
+	free(p);
+	return s ?: (errno = -err, NULL);
 }
 
 /* After stop: every record left in the rings, then the flight channels from their cursors. */
@@ -250,4 +451,66 @@ int gtsc_session__snapshot(struct gtsc_session *s, const char *path)
 	gtsc_trace_meta__free(&m);
 	strbuf_free(&tr);
 	return err;
+}
+
+int gtsc_session__channel(const struct gtsc_session *s, size_t idx, struct gtsc_channel_info *info)
+{
+	const struct gtsc_channels *chs;
+	const struct gtsc_channel *c;
+	struct gtsc_channel_info i = {};
+
+	if (!s || !info || !OPTS_VALID(info, gtsc_channel_info))
+		return -EINVAL;
+	chs = gtsc_session__channels(s);
+	if (idx >= (size_t)chs->n)
+		return -ENOENT;
+	c = &chs->ch[idx];
+	i.id = c->id;
+	i.name = c->spec.name;
+	i.scope = c->spec.global ? GTSC_SCOPE_GLOBAL : GTSC_SCOPE_PERCPU;
+	i.mode = c->spec.mode;
+	i.size = c->spec.ring_bytes;
+	i.sub_size = c->spec.sub_size;
+	i.nr_sub = c->spec.nr_sub;
+	i.nr_rings = c->nr_rings ?: c->nr_regions;
+	/* only what the caller's struct has room for */
+	memcpy((char *)info + sizeof(size_t), (char *)&i + sizeof(size_t),
+	       (info->sz < sizeof(i) ? info->sz : sizeof(i)) - sizeof(size_t));
+	return 0;
+}
+
+int gtsc_session__flight_stats(struct gtsc_session *s, struct gtsc_session_flight *out,
+			       size_t max)
+{
+	if (!s || (!out && max))
+		return -EINVAL;
+	return gtsc_session__flight_read(s, GTSC_FLIGHT_COUNT, NULL, out, max);
+}
+
+int gtsc_session__sources(const struct gtsc_session *s, char *buf, size_t size)
+{
+	struct strbuf sb = {};
+	int len;
+
+	if (!s || (!buf && size))
+		return -EINVAL;
+	gtsc_sources__recorded(gtsc_session__plan(s), ",", &sb);
+	if (gtsc_session__plan(s)->funcs.prog) {
+		strbuf_addf(&sb, ",funcs(");
+		gtsc_funcs__summary(gtsc_session__funcs(s), 3, &sb);
+		strbuf_addf(&sb, ")");
+	}
+	len = strbuf_err(&sb) ?: (int)sb.len;
+	if (len >= 0 && size)
+		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
+	return len;
+}
+
+int gtsc_session__missed(struct gtsc_session *s, __u64 *missed)
+{
+	if (!s || !missed)
+		return -EINVAL;
+	*missed = gtsc_session__prog_misses(s, NULL);
+	return 0;
 }

@@ -25,7 +25,7 @@ void gtsc_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s)
 	n_tracefs = gtsc_meta__syscalls(f->tracefs, &m->sys);
 	strbuf_addf(&m->meta, "syscall_table=%s\n", n_tracefs ? "tracefs" : "builtin");
 	strbuf_addf(&m->meta, "decode_tables=%u\n", decode_tables_version);
-	gtsc_features__describe(f, &m->feat);
+	gtsc_features__lines(f, &m->feat);
 	gtsc_sources__describe(gtsc_session__plan(s), &m->feat);
 	gtsc_trace__channels(gtsc_session__channels(s), &m->chans);
 	gtsc_meta__event_formats(f->tracefs, event_formats, &m->fmt);

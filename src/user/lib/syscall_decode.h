@@ -11,7 +11,8 @@
  *   openat(dfd: AT_FDCWD, filename: "/etc/hostname", flags: O_RDONLY|O_CLOEXEC) = 3
  *
  * Output goes into a caller-owned fixed buffer (no allocation per call);
- * text past its end is dropped.
+ * text past its end is dropped.  The public face of this and of the joiner
+ * is gtsc/syscalls.h (syscall_api.c).
  */
 #ifndef __GTSC_SYSCALL_DECODE_H
 #define __GTSC_SYSCALL_DECODE_H
@@ -26,10 +27,14 @@ struct syscall_decoder;
 /* Version of the rules and tables (syscall_rules.c); traces record it as decode_tables=N. */
 extern const unsigned int decode_tables_version;
 
-/* A fixed-capacity output buffer: appends past CAP are dropped, never overflow. */
+/*
+ * A fixed-capacity output buffer: appends past CAP are dropped, never
+ * overflow, and counted in LOST (len + lost is what snprintf would return).
+ */
 struct sd_buf {
 	char *p;
 	size_t len, cap;
+	size_t lost;
 };
 
 void sd_putc(struct sd_buf *b, char c);
@@ -38,8 +43,6 @@ void sd_putmem(struct sd_buf *b, const void *s, size_t n);
 void sd_putu(struct sd_buf *b, __u64 v);
 void sd_puti(struct sd_buf *b, __s64 v);
 void sd_putx(struct sd_buf *b, __u64 v); /* 0 or 0x1f */
-/* NS as seconds with microseconds, right-aligned in WIDTH: "  0.000123". */
-void sd_put_secs(struct sd_buf *b, __s64 ns, int width);
 /* N bytes of S as a JSON string, quotes included. */
 void sd_put_json_str(struct sd_buf *b, const char *s, size_t n);
 

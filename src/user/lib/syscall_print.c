@@ -11,8 +11,10 @@
 
 void sd_putmem(struct sd_buf *b, const void *s, size_t n)
 {
-	if (n > b->cap - b->len)
+	if (n > b->cap - b->len) {
+		b->lost += n - (b->cap - b->len);
 		n = b->cap - b->len;
+	}
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
 }
@@ -21,6 +23,8 @@ void sd_putc(struct sd_buf *b, char c)
 {
 	if (b->len < b->cap)
 		b->p[b->len++] = c;
+	else
+		b->lost++;
 }
 
 void sd_puts(struct sd_buf *b, const char *s)
@@ -77,22 +81,6 @@ void sp_oct(struct sd_buf *b, __u64 v)
 	}
 	sd_putc(b, '0');
 	sp_digits(b, v, 8, 2);
-}
-
-void sd_put_secs(struct sd_buf *b, __s64 ns, int width)
-{
-	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns;
-	char tmp[40];
-	struct sd_buf t = { tmp, 0, sizeof(tmp) };
-
-	if (ns < 0)
-		sd_putc(&t, '-');
-	sd_putu(&t, a / 1000000000);
-	sd_putc(&t, '.');
-	sp_digits(&t, a % 1000000000 / 1000, 10, 6);
-	for (int i = (int)t.len; i < width; i++)
-		sd_putc(b, ' ');
-	sd_putmem(b, tmp, t.len);
 }
 
 void sd_put_json_str(struct sd_buf *b, const char *s, size_t n)

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <lz4.h>
 #include <zlib.h>
 
 #include "trace_reader.h"
@@ -68,11 +69,6 @@ struct rbuf {
 	__u64 batch;
 };
 
-struct pend {
-	__u64 ts;
-	const struct gtsc_rec_hdr *rec;
-};
-
 struct gtsc_reader {
 	int fd;
 	bool unordered;
@@ -89,7 +85,7 @@ struct gtsc_reader {
 	size_t n_meta, cap_meta;
 	struct kv *feat;
 	size_t n_feat, cap_feat;
-	struct gtsc_channel_info *chans;
+	struct trace_channel *chans;
 	size_t n_chans, cap_chans;
 	struct gtsc_syscall_info *sys;
 	size_t n_sys, cap_sys;
@@ -129,7 +125,7 @@ struct gtsc_reader {
 	size_t n_spare, cap_spare;
 
 	/* pend[head, emit_end) may be yielded; pend[emit_end, n_pend) waits */
-	struct pend *pend, *tmp;
+	struct trace_rec_ref *pend, *tmp;
 	size_t n_pend, cap_pend, head, emit_end;
 	__u64 batch;   /* id of the batch being loaded */
 	__u64 max_ts;  /* highest timestamp of all batches loaded */
@@ -366,7 +362,7 @@ static int parse_kv_line(struct gtsc_reader *r, enum gtsc_chunk_type type, char 
 /* id name scope nr_rings ring_bytes mode */
 static int parse_channel_line(struct gtsc_reader *r, char *line)
 {
-	struct gtsc_channel_info c = {};
+	struct trace_channel c = {};
 	char *f[7];
 	__u64 id, nr;
 
@@ -600,6 +596,19 @@ static int append_text(struct text *t, const char *data, size_t len)
 
 /* ---- chunk payloads ---- */
 
+static int unlz4(struct gtsc_reader *r, const struct data_chunk *c, const char *in, char *out,
+		 bool in_data)
+{
+	const struct gtsc_chunk_hdr *h = &c->h;
+
+	if (LZ4_decompress_safe(in, out, (int)h->len, (int)h->raw_len) == (int)h->raw_len)
+		return 0;
+	mark_damaged(r, in_data,
+		     "chunk %u at byte %llu does not decompress to its stated %u bytes; records before it are readable",
+		     c->idx, (unsigned long long)c->pos, h->raw_len);
+	return 1;
+}
+
 /*
  * Reads chunk C's payload into OUT (room for raw_len bytes) and checks it.
  * 0: good; 1: damaged (said why); -errno: I/O error.
@@ -608,11 +617,12 @@ static int load_payload(struct gtsc_reader *r, const struct data_chunk *c, char 
 {
 	const struct gtsc_chunk_hdr *h = &c->h;
 	bool zlib = h->flags & GTSC_CHUNK_ZLIB;
+	bool lz4 = h->flags & GTSC_CHUNK_LZ4;
 	char *in = out;
 	ssize_t n;
 	int ret;
 
-	if (zlib) {
+	if (zlib || lz4) {
 		if (GROW(r->stored, r->stored_cap, h->len))
 			return -ENOMEM;
 		in = r->stored;
@@ -633,6 +643,8 @@ static int load_payload(struct gtsc_reader *r, const struct data_chunk *c, char 
 			     c->idx, (unsigned long long)c->pos);
 		return 1;
 	}
+	if (lz4)
+		return unlz4(r, c, in, out, in_data);
 	if (!zlib)
 		return 0;
 	if (inflateReset(&r->zs) != Z_OK)
@@ -702,8 +714,15 @@ static bool check_chunk_hdr(struct gtsc_reader *r, const struct data_chunk *c)
 			     c->idx, pos, h->seq);
 		return false;
 	}
+	if (h->flags & GTSC_CHUNK_CODEC_MASK & ~(GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4)) {
+		mark_damaged(r, false,
+			     "chunk %u at byte %llu is compressed in a way this gtsc-bpf does not know (flags 0x%x): a newer recorder wrote it, or it is damaged; records before it are readable",
+			     c->idx, pos, h->flags);
+		return false;
+	}
 	if (h->len > GTSC_CHUNK_MAX_LEN || h->raw_len > GTSC_CHUNK_MAX_LEN ||
-	    (!(h->flags & GTSC_CHUNK_ZLIB) && h->len != h->raw_len)) {
+	    (h->flags & GTSC_CHUNK_ZLIB && h->flags & GTSC_CHUNK_LZ4) ||
+	    (!(h->flags & GTSC_CHUNK_CODEC_MASK) && h->len != h->raw_len)) {
 		mark_damaged(r, false,
 			     "chunk %u at byte %llu has an impossible length; records before it are readable",
 			     c->idx, pos);
@@ -926,7 +945,7 @@ const char *gtsc_reader__chunk_text(const struct gtsc_reader *r, enum gtsc_chunk
 	return r->texts[type].buf;
 }
 
-const struct gtsc_channel_info *gtsc_reader__channels(const struct gtsc_reader *r, size_t *n)
+const struct trace_channel *gtsc_reader__channels(const struct gtsc_reader *r, size_t *n)
 {
 	*n = r->n_chans;
 	return r->chans;
@@ -1067,7 +1086,7 @@ static int release_rbufs(struct gtsc_reader *r, __u64 keep)
 
 static int reserve_pend(struct gtsc_reader *r, size_t need)
 {
-	struct pend *p;
+	struct trace_rec_ref *p;
 	size_t cap = r->cap_pend;
 
 	if (need <= cap)
@@ -1087,7 +1106,7 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 			  __u64 *batch_max)
 {
 	size_t off = 0, len = c->h.raw_len, n = r->n_pend;
-	struct pend *pend = r->pend;
+	struct trace_rec_ref *pend = r->pend;
 	__u64 max = *batch_max;
 	const char *why = NULL;
 	struct gtsc_rec_hdr h;
@@ -1150,7 +1169,8 @@ static int read_data_chunk(struct gtsc_reader *r, __u64 *batch_max)
 }
 
 /* Merges A[lo, mid) and A[mid, hi) into B; ties keep file order. */
-static void merge_runs(const struct pend *a, struct pend *b, size_t lo, size_t mid, size_t hi)
+static void merge_runs(const struct trace_rec_ref *a, struct trace_rec_ref *b, size_t lo,
+		       size_t mid, size_t hi)
 {
 	size_t i = lo, j = mid, k = lo;
 
@@ -1162,22 +1182,63 @@ static void merge_runs(const struct pend *a, struct pend *b, size_t lo, size_t m
 		b[k++] = a[j++];
 }
 
-static size_t run_end(const struct pend *a, size_t i, size_t n)
+static size_t run_end(const struct trace_rec_ref *a, size_t i, size_t n)
 {
 	while (++i < n && a[i].ts >= a[i - 1].ts)
 		;
 	return i;
 }
 
+/* Runs (ascending stretches) of A[0, N) merged in one pass above this many are merged pairwise. */
+#define MERGE_WAYS 4
+
+/*
+ * Merges the runs of A[0, N) starting at START[0, k) (START[k] = N) into B
+ * in one pass: the oldest head wins, the earlier run on a tie (stable).
+ */
+static void merge_k(const struct trace_rec_ref *a, struct trace_rec_ref *b, size_t *start,
+		    size_t k, size_t n)
+{
+	size_t cur[MERGE_WAYS], end[MERGE_WAYS];
+
+	for (size_t i = 0; i < k; i++) {
+		cur[i] = start[i];
+		end[i] = start[i + 1];
+	}
+	for (size_t o = 0; o < n; o++) {
+		size_t best = k;
+
+		for (size_t i = 0; i < k; i++)
+			if (cur[i] < end[i] && (best == k || a[cur[i]].ts < a[cur[best]].ts))
+				best = i;
+		b[o] = a[cur[best]++];
+	}
+}
+
 /*
  * Stable natural merge sort.  The input is a few long ascending runs (the
- * sorted leftover, then one per ring), so it takes log2(rings) passes.
+ * sorted leftover, then one per ring): up to MERGE_WAYS of them are merged
+ * in one pass, more take log2(rings) pairwise passes.
  */
 static void sort_pend(struct gtsc_reader *r)
 {
-	struct pend *a = r->pend, *b = r->tmp, *t;
-	size_t n = r->n_pend;
+	struct trace_rec_ref *a = r->pend, *b = r->tmp, *t;
+	size_t n = r->n_pend, start[MERGE_WAYS + 1], k = 0;
 
+	for (size_t i = 0; i < n && k <= MERGE_WAYS; i = run_end(a, i, n))
+		if (k < MERGE_WAYS)
+			start[k++] = i;
+		else
+			k++;
+	if (k <= 1)
+		return;
+	if (k <= MERGE_WAYS) {
+		start[k] = n;
+		merge_k(a, b, start, k, n);
+		r->pend = b;
+		r->tmp = a;
+		return;
+	}
 	for (;;) {
 		size_t i = 0, runs = 0;
 
@@ -1204,7 +1265,7 @@ static void sort_pend(struct gtsc_reader *r)
 }
 
 /* First index whose timestamp is above TS. */
-static size_t upper_bound(const struct pend *a, size_t n, __u64 ts)
+static size_t upper_bound(const struct trace_rec_ref *a, size_t n, __u64 ts)
 {
 	size_t lo = 0, hi = n;
 
@@ -1271,16 +1332,12 @@ static int load_batch(struct gtsc_reader *r)
 	return 0;
 }
 
-int gtsc_reader__next(struct gtsc_reader *r, const struct gtsc_rec_hdr **rec)
+/* 1 when pend[head, emit_end) has records, 0 at the end, -errno. */
+static int fill(struct gtsc_reader *r)
 {
 	int err;
 
-	for (;;) {
-		if (r->head < r->emit_end) {
-			*rec = r->pend[r->head++].rec;
-			r->count++;
-			return 1;
-		}
+	while (r->head == r->emit_end) {
 		if (r->eof)
 			return 0;
 		err = load_batch(r);
@@ -1289,4 +1346,30 @@ int gtsc_reader__next(struct gtsc_reader *r, const struct gtsc_rec_hdr **rec)
 			return err;
 		}
 	}
+	return 1;
+}
+
+int gtsc_reader__next(struct gtsc_reader *r, const struct gtsc_rec_hdr **rec)
+{
+	int ret;
+
+	if (r->head == r->emit_end && (ret = fill(r)) <= 0)
+		return ret;
+	*rec = r->pend[r->head++].rec;
+	r->count++;
+	return 1;
+}
+
+ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs)
+{
+	size_t n;
+	int ret = fill(r);
+
+	if (ret <= 0)
+		return ret;
+	n = r->emit_end - r->head;
+	*refs = r->pend + r->head;
+	r->head = r->emit_end;
+	r->count += n;
+	return (ssize_t)n;
 }

@@ -5,17 +5,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include "gtsc/file.h"
 #include "gtsc/gtsc.h"
 #include "gtsc/records.h"
 
 /*
- * The reader's public half is in gtsc/gtsc.h: gtsc_reader_opts, open, next,
- * count, meta, truncated, damage, syscall_name, ksym, format, close.  What
- * follows is for the report code.
+ * The reader's public half is in gtsc/gtsc.h (open, next, meta, channel,
+ * syscall, func, chunk_text, ...).  What follows is for the library's own
+ * analysis code (kmem_check, ...): the raw tables the public accessors sum.
  */
 
-struct gtsc_channel_info {
+struct trace_channel {
 	__u32 id;
 	char name[32];
 	bool percpu;
@@ -41,50 +42,27 @@ struct gtsc_flight_stat {
 	__u64 torn;	   /* skipped because a writer was changing them */
 };
 
-struct gtsc_syscall_info {
-	int nr;
-	char name[64];
-	int nr_args;
-	char arg_type[6][48];
-	char arg_name[6][32];
-};
-
-/* A probed function (FUNCS chunk); the strings live as long as the reader. */
-struct gtsc_func_info {
-	__u32 id;
-	const char *name;
-	__u64 addr;
-	bool has_return;
-	const char *ret_kind; /* how a value prints: "s4", "u8", "p8", "x0" (file.h) */
-	const char *ret_type; /* "?" when the recording kernel had no BTF prototype */
-	int nr_args;
-	const char *arg_kind[6];
-	const char *arg_type[6];
-	const char *arg_name[6];
-};
-
 /* A FEATURES key's value, NULL if absent. */
 const char *gtsc_reader__feature(const struct gtsc_reader *r, const char *key);
-/* Raw bytes of all chunks of TYPE, concatenated in file order (NULL, *len = 0 if none). */
-const char *gtsc_reader__chunk_text(const struct gtsc_reader *r, enum gtsc_chunk_type type,
-				    size_t *len);
-const struct gtsc_channel_info *gtsc_reader__channels(const struct gtsc_reader *r, size_t *n);
+const struct trace_channel *gtsc_reader__channels(const struct gtsc_reader *r, size_t *n);
 /* Per channel per CPU counts from the trailer; NULL if there is no trailer. */
 const struct gtsc_chan_stat *gtsc_reader__stats(const struct gtsc_reader *r, size_t *n);
 /* The trailer's flight lines (NULL, *n = 0 if none). */
 const struct gtsc_flight_stat *gtsc_reader__flight_stats(const struct gtsc_reader *r, size_t *n);
-/* A trailer "prog" line's recursion misses summed over programs; 0 if none. */
-__u64 gtsc_reader__prog_misses(const struct gtsc_reader *r);
-/* Syscall table entry by number, NULL if unknown. */
-const struct gtsc_syscall_info *gtsc_reader__syscall(const struct gtsc_reader *r, int nr);
-/* Probed function by id (gtsc_rec_func.func_id), NULL if unknown. */
-const struct gtsc_func_info *gtsc_reader__func(const struct gtsc_reader *r, __u32 id);
-/* Every probed function, by id. */
-const struct gtsc_func_info *gtsc_reader__funcs(const struct gtsc_reader *r, size_t *n);
 
-/* Frames (innermost first) of stack ID of SOURCE ("kmem") from the STACKS chunk; NULL if none. */
-const __u64 *gtsc_reader__stack(const struct gtsc_reader *r, const char *source, __u32 id,
-				size_t *n);
+/* A record and its timestamp, as the reader orders them. */
+struct trace_rec_ref {
+	__u64 ts;
+	const struct gtsc_rec_hdr *rec;
+};
+
+/*
+ * What gtsc_reader__next would yield next, as many records as are ready at
+ * once: (*refs)[0, n).  No copy and no call per record, for analyses that
+ * read ahead (prefetching); valid until the next call of either.  n > 0,
+ * 0 at the end, or -errno.
+ */
+ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs);
 
 /*
  * About gtsc_reader__next: a record shorter than its type's minimum size or

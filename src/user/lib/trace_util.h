@@ -9,6 +9,7 @@
 #include "gtsc/file.h"
 #include "gtsc/records.h"
 #include "opts.h"
+#include "trace_crc.h"
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define TRACE_HOST_BYTE_ORDER GTSC_LITTLE_ENDIAN
@@ -21,21 +22,16 @@ static const __u16 trace_rec_min_sizes[GTSC_REC_TYPE_MAX] = GTSC_REC_MIN_SIZES;
 
 static inline __u32 trace_file_hdr_crc(const struct gtsc_file_hdr *h)
 {
-	return crc32(0L, (const Bytef *)h, offsetof(struct gtsc_file_hdr, crc));
+	return trace_crc32(0, h, offsetof(struct gtsc_file_hdr, crc));
 }
 
 /* LEN is at most GTSC_CHUNK_MAX_LEN, so it fits zlib's uInt. */
 static inline __u32 trace_chunk_crc(const struct gtsc_chunk_hdr *h, const void *data, size_t len)
 {
 	struct gtsc_chunk_hdr tmp = *h;
-	uLong crc;
 
 	tmp.crc = 0;
-	crc = crc32(0L, (const Bytef *)&tmp, sizeof(tmp));
-	/* crc32() with a NULL buffer returns the seed value 0, not CRC */
-	if (len)
-		crc = crc32(crc, (const Bytef *)data, (uInt)len);
-	return (__u32)crc;
+	return trace_crc32(trace_crc32(0, &tmp, sizeof(tmp)), data, len);
 }
 
 #endif

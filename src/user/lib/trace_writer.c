@@ -2,8 +2,9 @@
 /*
  * .gtsc writer (file.h).  It runs on the recorder's drain thread, so a
  * record costs one bounds check and one memcpy into a preallocated buffer;
- * everything else happens once per chunk: one deflate into a second
- * preallocated buffer and one writev(2) of header and payload.
+ * everything else happens once per chunk: one compression (LZ4 for records,
+ * deflate for metadata) into a second preallocated buffer and one writev(2)
+ * of header and payload.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <lz4.h>
 #include <zlib.h>
 
 #include "trace_writer.h"
@@ -28,6 +30,7 @@ struct gtsc_writer {
 	int err;
 	int zlib_level;
 	bool zs_ready;
+	void *lz4_state; /* LZ4_sizeofState() bytes; NULL: DATA chunks are deflated */
 	/* Records since the last ROUND_END chunk: a round to close. */
 	bool round_open;
 	__u32 seq;
@@ -91,10 +94,22 @@ static size_t compress_chunk(struct gtsc_writer *w, const void *in, size_t in_le
 	return in_len - 1 - w->zs.avail_out;
 }
 
+/* As compress_chunk(), with LZ4: 0 when the block does not fit OUT. */
+static size_t lz4_chunk(struct gtsc_writer *w, const void *in, size_t in_len, void *out)
+{
+	int n;
+
+	if (in_len < 2)
+		return 0;
+	n = LZ4_compress_fast_extState(w->lz4_state, in, out, (int)in_len, (int)(in_len - 1), 1);
+	return n > 0 ? (size_t)n : 0;
+}
+
 /* ZOUT has room for raw_len - 1 bytes, or is NULL not to compress. */
 static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void *raw,
 		     size_t raw_len, void *zout)
 {
+	bool lz4 = zout && w->lz4_state && type == GTSC_CHUNK_DATA;
 	struct gtsc_chunk_hdr h = {
 		.magic = GTSC_CHUNK_MAGIC,
 		.type = type,
@@ -104,14 +119,16 @@ static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void 
 		.seq = w->seq,
 	};
 	const void *payload = raw;
-	size_t zlen = zout ? compress_chunk(w, raw, raw_len, zout) : 0;
+	size_t zlen = lz4 ? lz4_chunk(w, raw, raw_len, zout)
+		      : zout ? compress_chunk(w, raw, raw_len, zout)
+			     : 0;
 	struct iovec iov[2];
 	int err;
 
 	if (zlen) {
 		payload = zout;
 		h.len = (__u32)zlen;
-		h.flags |= GTSC_CHUNK_ZLIB;
+		h.flags |= lz4 ? GTSC_CHUNK_LZ4 : GTSC_CHUNK_ZLIB;
 	}
 	h.crc = trace_chunk_crc(&h, payload, h.len);
 	iov[0] = (struct iovec){.iov_base = &h, .iov_len = sizeof(h)};
@@ -240,10 +257,11 @@ static void writer_free(struct gtsc_writer *w)
 		close(w->fd);
 	free(w->buf);
 	free(w->zbuf);
+	free(w->lz4_state);
 	free(w);
 }
 
-static int writer_setup(struct gtsc_writer *w, const char *path)
+static int writer_setup(struct gtsc_writer *w, const char *path, long codec)
 {
 	w->buf = malloc(w->cap);
 	if (!w->buf)
@@ -255,6 +273,11 @@ static int writer_setup(struct gtsc_writer *w, const char *path)
 		if (deflateInit(&w->zs, w->zlib_level) != Z_OK)
 			return -ENOMEM;
 		w->zs_ready = true;
+		if (codec == GTSC_WRITER_LZ4) {
+			w->lz4_state = malloc(LZ4_sizeofState());
+			if (!w->lz4_state)
+				return -ENOMEM;
+		}
 	}
 	w->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
 	if (w->fd < 0)
@@ -269,6 +292,7 @@ struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writ
 {
 	struct gtsc_writer *w;
 	int level, err;
+	long codec;
 	size_t chunk;
 
 	if (!path || !OPTS_VALID(opts, gtsc_writer_opts)) {
@@ -277,7 +301,9 @@ struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writ
 	}
 	level = OPTS_GET(opts, zlib_level, DEFAULT_ZLIB_LEVEL);
 	chunk = OPTS_GET(opts, chunk_size, 0) ?: DEFAULT_CHUNK_SIZE;
-	if (level < 0 || level > 9 || chunk > GTSC_CHUNK_MAX_LEN) {
+	codec = OPTS_GET(opts, data_codec, GTSC_WRITER_LZ4);
+	if (level < 0 || level > 9 || chunk > GTSC_CHUNK_MAX_LEN ||
+	    (codec != GTSC_WRITER_LZ4 && codec != GTSC_WRITER_ZLIB)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -290,7 +316,7 @@ struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writ
 	w->zlib_level = level;
 	w->chunk_size = chunk;
 	w->cap = chunk > MAX_REC_SIZE ? chunk : MAX_REC_SIZE;
-	err = writer_setup(w, path);
+	err = writer_setup(w, path, codec);
 	if (err) {
 		writer_free(w);
 		errno = -err;

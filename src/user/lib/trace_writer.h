@@ -9,12 +9,19 @@
 
 struct gtsc_writer;
 
+/* How DATA chunks are compressed (metadata chunks are zlib's). */
+enum gtsc_writer_codec {
+	GTSC_WRITER_LZ4 = 0, /* decompresses several times faster than zlib: the default */
+	GTSC_WRITER_ZLIB = 1, /* what format 1.0 readers can read */
+};
+
 struct gtsc_writer_opts {
 	size_t sz;
 	int zlib_level;	   /* 0: store uncompressed; default 1 (fast) when the field is absent */
 	size_t chunk_size; /* raw bytes of records per DATA chunk; default 1 MiB */
+	long data_codec;   /* enum gtsc_writer_codec, when zlib_level is not 0 (long: no tail padding) */
 };
-#define gtsc_writer_opts__last_field chunk_size
+#define gtsc_writer_opts__last_field data_codec
 
 /* Creates PATH with mode 0600 (truncating it) and writes the file header. NULL + errno. */
 struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts);

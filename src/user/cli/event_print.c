@@ -3,9 +3,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gtsc/gtsc.h>
 #include "comm_table.h"
 #include "event_print.h"
-#include "trace_reader.h"
 
 enum field_kind { F_INT, F_UINT, F_HEX, F_STR };
 
@@ -462,13 +462,12 @@ static void print_func(struct event_printer *p, const struct gtsc_rec_func *e)
 
 static void print_drops(struct event_printer *p, const struct gtsc_rec_drops *d)
 {
-	size_t nch = 0;
-	const struct gtsc_channel_info *ch = gtsc_reader__channels(p->r, &nch);
+	GTSC_OPTS(gtsc_reader_channel, ch);
 	const char *name = "?";
 
-	for (size_t i = 0; i < nch; i++)
-		if (ch[i].id == d->channel)
-			name = ch[i].name;
+	for (size_t i = 0; !gtsc_reader__channel(p->r, i, &ch); i++)
+		if (ch.id == d->channel)
+			name = ch.name;
 	put_head(p, &d->hdr, "DROPPED");
 	if (p->json) {
 		fprintf(p->out, ",\"channel\":");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Tables for the kmem report and checker, written once and printed either as
+ * Tables for the kmem report, written once and printed either as
  * aligned text or as JSON lines (one object per row, "table" naming the
  * table) with the same keys, so that --json covers every table by design.
  */

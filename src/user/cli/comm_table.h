@@ -3,7 +3,7 @@
 #ifndef __GTSC_COMM_TABLE_H
 #define __GTSC_COMM_TABLE_H
 
-#include "gtsc/records.h"
+#include <gtsc/gtsc.h>
 
 struct comm_table;
 

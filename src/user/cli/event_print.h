@@ -9,9 +9,8 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "gtsc/records.h"
+#include <gtsc/gtsc.h>
 
-struct gtsc_reader;
 struct event_printer;
 
 struct event_printer *event_printer__new(const struct gtsc_reader *r, FILE *out, bool json);

@@ -8,9 +8,7 @@
 #define __GTSC_KMEM_STACKS_H
 
 #include <stdio.h>
-#include "kmem_analysis.h"
-
-struct gtsc_reader;
+#include <gtsc/gtsc.h>
 
 enum kmem_fold {
 	KMEM_FOLD_NONE,
@@ -19,7 +17,7 @@ enum kmem_fold {
 };
 
 /* 0, -ENODATA when the trace has no stacks (not recorded with --stacks), -errno. */
-int kmem_stacks__print_folded(const struct gtsc_reader *r, const struct kmem_results *res,
+int kmem_stacks__print_folded(const struct gtsc_reader *r, const struct gtsc_kmem_analysis *a,
 			      enum kmem_fold weight, FILE *out);
 
 #endif

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kmem_stacks.h"
-#include "strbuf.h"
-#include "trace_reader.h"
 
 struct folded {
 	char *stack;
@@ -13,14 +11,14 @@ struct folded {
 };
 
 /* A frame's function name: no offset, no " [module]" (flame graphs merge by name). */
-static void add_frame(const struct gtsc_reader *r, __u64 ip, struct strbuf *sb)
+static void add_frame(const struct gtsc_reader *r, __u64 ip, FILE *f)
 {
 	const char *name = gtsc_reader__ksym(r, ip, NULL);
 
 	if (name)
-		strbuf_add(sb, name, strcspn(name, " \t"));
+		fprintf(f, "%.*s", (int)strcspn(name, " \t"), name);
 	else
-		strbuf_addf(sb, "0x%llx", (unsigned long long)ip);
+		fprintf(f, "0x%llx", (unsigned long long)ip);
 }
 
 /* The recorder's own frames at the top of a stack: the BPF program and what ran it. */
@@ -38,24 +36,29 @@ static bool tracing_frame(const struct gtsc_reader *r, __u64 ip)
 
 static char *fold_stack(const struct gtsc_reader *r, __u32 id)
 {
-	struct strbuf sb = {};
-	size_t n = 0;
+	char *buf = NULL;
+	size_t len = 0, n = 0;
 	const __u64 *ips = gtsc_reader__stack(r, "kmem", id, &n);
+	FILE *f = open_memstream(&buf, &len);
+	bool bad;
 
+	if (!f)
+		return NULL;
 	while (n && tracing_frame(r, ips[0]))
 		ips++, n--;
 	if (!n)
-		strbuf_addf(&sb, "[unknown stack]");
+		fputs("[unknown stack]", f);
 	for (size_t i = n; i-- > 0;) {
-		add_frame(r, ips[i], &sb);
+		add_frame(r, ips[i], f);
 		if (i)
-			strbuf_add(&sb, ";", 1);
+			fputc(';', f);
 	}
-	if (strbuf_err(&sb)) {
-		strbuf_free(&sb);
+	bad = ferror(f);
+	if (fclose(f) || bad) {
+		free(buf);
 		return NULL;
 	}
-	return sb.buf;
+	return buf;
 }
 
 static int cmp_folded(const void *a, const void *b)
@@ -79,20 +82,23 @@ static int print_merged(struct folded *f, size_t n, FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
-int kmem_stacks__print_folded(const struct gtsc_reader *r, const struct kmem_results *res,
+int kmem_stacks__print_folded(const struct gtsc_reader *r, const struct gtsc_kmem_analysis *a,
 			      enum kmem_fold weight, FILE *out)
 {
+	const struct gtsc_kmem_summary *sum = gtsc_kmem_analysis__summary(a);
 	struct folded *f;
 	size_t n = 0;
 	int err = 0;
 
-	if (!res->nr_stacks)
+	if (!sum)
+		return -errno;
+	if (!sum->nr_stacks)
 		return -ENODATA;
-	f = calloc(res->nr_stacks + 1, sizeof(*f));
+	f = calloc(sum->nr_stacks + 1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	for (; n < res->nr_stacks; n++) {
-		const struct kmem_stack_use *s = &res->stacks[n];
+	for (; n < sum->nr_stacks; n++) {
+		const struct gtsc_kmem_stack_use *s = gtsc_kmem_analysis__stack(a, n);
 
 		f[n].stack = fold_stack(r, s->stack_id);
 		f[n].weight = weight == KMEM_FOLD_COUNT ? s->allocs : s->bytes_alloc;
@@ -102,10 +108,10 @@ int kmem_stacks__print_folded(const struct gtsc_reader *r, const struct kmem_res
 		}
 	}
 	/* a full stack map or a fifth nesting level: shown, so the weights add up */
-	if (!err && res->unstacked.allocs) {
+	if (!err && sum->unstacked_allocs) {
 		f[n].stack = strdup("[no stack]");
-		f[n].weight = weight == KMEM_FOLD_COUNT ? res->unstacked.allocs :
-							  res->unstacked.bytes_alloc;
+		f[n].weight = weight == KMEM_FOLD_COUNT ? sum->unstacked_allocs
+							  : sum->unstacked_bytes;
 		err = f[n++].stack ? 0 : -ENOMEM;
 	}
 	if (!err)

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The warnings the report commands print about their trace.  They differ
+ * only in which losses count and in how each ends its sentences (the live
+ * tests assert every byte), so one table holds the differences.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "report_header.h"
+
+enum no_counts_warning {
+	NO_COUNTS_SILENT,	/* the channel table already shows "?" */
+	NO_COUNTS_UNLESS_DAMAGED, /* the damage sentence already explains it */
+	NO_COUNTS_ALWAYS,
+};
+
+struct report_words {
+	const char *channel; /* whose losses count; NULL: every channel */
+	bool flight;	     /* overwritten and torn flight records count as lost too */
+	const char *lost;    /* follows "# WARNING: N " */
+	const char *misses_end;
+	const char *damage_end;
+	enum no_counts_warning no_counts;
+};
+
+static const struct report_words words[] = {
+	[REPORT_EVENTS] = {
+		.lost = "events were dropped (rings full); the trace is incomplete",
+		.misses_end = "",
+		.damage_end = "",
+		.no_counts = NO_COUNTS_SILENT,
+	},
+	[REPORT_SYSCALLS] = {
+		.channel = "syscalls",
+		.flight = true,
+		.lost = "syscall events were lost (rings full): some calls are missing or show "
+			"as unfinished",
+		.misses_end = "",
+		.damage_end = ": the trace is incomplete",
+		.no_counts = NO_COUNTS_UNLESS_DAMAGED,
+	},
+	[REPORT_KMEM] = {
+		.channel = "kmem",
+		.lost = "kmem events were dropped (rings full): these results are incomplete",
+		.misses_end = ": results may be incomplete",
+		.damage_end = ": these results are incomplete",
+		.no_counts = NO_COUNTS_ALWAYS,
+	},
+};
+
+struct gtsc_reader *report_open(const char *input)
+{
+	char errbuf[256] = "";
+	GTSC_OPTS(gtsc_reader_opts, ro, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	struct gtsc_reader *r = gtsc_reader__open(input, &ro);
+
+	if (!r)
+		fprintf(stderr, "gtsc-bpf: %s: %s\n", input, errbuf[0] ? errbuf : strerror(errno));
+	return r;
+}
+
+__u64 report_lost(const struct gtsc_reader *r, enum report_kind kind, bool *known)
+{
+	const struct report_words *w = &words[kind];
+	GTSC_OPTS(gtsc_reader_channel, ch);
+	__u64 lost = 0;
+
+	if (known)
+		*known = gtsc_reader__has_counts(r);
+	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++) {
+		if (w->channel && strcmp(ch.name, w->channel))
+			continue;
+		lost += ch.dropped;
+		if (w->flight)
+			lost += ch.overwritten + ch.torn;
+	}
+	return lost;
+}
+
+void report_warnings(const struct gtsc_reader *r, enum report_kind kind)
+{
+	const struct report_words *w = &words[kind];
+	bool known, damaged = gtsc_reader__truncated(r);
+	__u64 lost = report_lost(r, kind, &known), misses = gtsc_reader__prog_misses(r);
+
+	if (lost)
+		printf("# WARNING: %llu %s\n", (unsigned long long)lost, w->lost);
+	if (misses)
+		printf("# WARNING: the kernel skipped %llu events (BPF recursion protection)%s\n",
+		       (unsigned long long)misses, w->misses_end);
+	if (damaged)
+		printf("# WARNING: %s%s\n", gtsc_reader__damage(r), w->damage_end);
+	if (!known && (w->no_counts == NO_COUNTS_ALWAYS ||
+		       (w->no_counts == NO_COUNTS_UNLESS_DAMAGED && !damaged)))
+		printf("# WARNING: the trace has no drop counts (no trailer)\n");
+}

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * gtsc_recording (gtsc/record.h): a session whose records go to a trace
+ * file, with everything besides the records that `gtsc-bpf record` puts
+ * around them: metadata chunks (built once: the main file and every
+ * snapshot carry the same), the names of tasks alive at the start, the
+ * flight channels' retained records, allocation stacks and the trailer.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "feature_probe.h"
+#include "log.h"
+#include "opts.h"
+#include "session.h"
+#include "session_trace.h"
+#include "sink_file.h"
+#include "strbuf.h"
+#include "syscall_classes.h"
+
+#define MAX_META_CHUNKS 8
+
+struct meta_chunk {
+	enum gtsc_chunk_type type;
+	struct strbuf text;
+};
+
+struct gtsc_recording {
+	char *path;
+	struct gtsc_session_parse p; /* p.eo points into p and at the copies below */
+	int *pids;
+	char **comms;
+	char *cgroup;
+	char *tool, *cmdline, *command;
+	int zlib_level;
+	struct gtsc_session *s;
+	struct gtsc_file_sink *fs; /* NULL once finished */
+	struct meta_chunk meta[MAX_META_CHUNKS];
+	int nr_meta;
+	struct strbuf extra; /* add_meta's trailer lines */
+};
+
+#define rlog(r, ...) gtsc_log((r)->p.eo.log, (r)->p.eo.log_ctx, GTSC_LOG_WARN, __VA_ARGS__)
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static char *dup_or_null(const char *s, int *err)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		*err = -ENOMEM;
+	return d;
+}
+
+/* What open reads after new returned: the caller's arrays and strings need not live on. */
+static int copy_targets(struct gtsc_recording *r)
+{
+	struct gtsc_engine_opts *eo = &r->p.eo;
+	int err = 0;
+
+	if (eo->nr_pids) {
+		r->pids = calloc(eo->nr_pids, sizeof(*r->pids));
+		if (!r->pids)
+			return -ENOMEM;
+		memcpy(r->pids, eo->pids, eo->nr_pids * sizeof(*r->pids));
+	}
+	eo->pids = r->pids;
+	if (eo->nr_comms) {
+		r->comms = calloc(eo->nr_comms, sizeof(*r->comms));
+		if (!r->comms)
+			return -ENOMEM;
+		for (size_t i = 0; i < eo->nr_comms && !err; i++)
+			r->comms[i] = dup_or_null(eo->comms[i], &err);
+	}
+	eo->comms = (const char *const *)r->comms;
+	r->cgroup = dup_or_null(eo->cgroup, &err);
+	eo->cgroup = r->cgroup;
+	return err;
+}
+
+struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_session_opts *sopts,
+					   const struct gtsc_recording_opts *opts)
+{
+	struct gtsc_recording *r;
+	int err = 0;
+
+	if (!path || !OPTS_VALID(opts, gtsc_recording_opts))
+		return errno = EINVAL, NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return errno = ENOMEM, NULL;
+	err = gtsc_session_opts__parse(sopts, &r->p);
+	err = err ?: copy_targets(r);
+	r->path = dup_or_null(path, &err);
+	r->tool = dup_or_null(OPTS_GET(opts, tool, NULL) ?: "libgtsc", &err);
+	r->cmdline = dup_or_null(OPTS_GET(opts, cmdline, NULL) ?: program_invocation_name, &err);
+	r->command = dup_or_null(OPTS_GET(opts, command, NULL) ?: "", &err);
+	r->zlib_level = OPTS_GET(opts, no_compress, false) ? 0 : 1;
+	if (err) {
+		gtsc_recording__free(r);
+		return errno = -err, NULL;
+	}
+	return r;
+}
+
+int gtsc_recording__open(struct gtsc_recording *r)
+{
+	struct gtsc_writer_opts wo = { .sz = sizeof(wo) };
+	int err;
+
+	if (!r || r->s)
+		return -EINVAL;
+	wo.zlib_level = r->zlib_level;
+	r->fs = gtsc_file_sink__create(r->path, &wo);
+	if (!r->fs) {
+		err = -errno;
+		rlog(r, "cannot create %s: %s", r->path, strerror(-err));
+		return err;
+	}
+	r->s = gtsc_session__open_sink(&r->p.eo, gtsc_file_sink__sink(r->fs));
+	if (!r->s) {
+		err = -errno; /* the session said why */
+		gtsc_file_sink__abort(r->fs);
+		r->fs = NULL;
+		unlink(r->path);
+		return err;
+	}
+	gtsc_session__own_funcs(r->s, &r->p.funcs);
+	r->p.eo.funcs = NULL;
+	return 0;
+}
+
+struct gtsc_session *gtsc_recording__session(const struct gtsc_recording *r)
+{
+	return r ? r->s : NULL;
+}
+
+/* Takes SB's text over (SB is left empty).  Empty chunks are kept as record wrote them. */
+static void meta_keep(struct gtsc_recording *r, enum gtsc_chunk_type type, struct strbuf *sb)
+{
+	if (r->nr_meta == MAX_META_CHUNKS) {
+		strbuf_free(sb);
+		return;
+	}
+	r->meta[r->nr_meta].type = type;
+	r->meta[r->nr_meta++].text = *sb;
+	*sb = (struct strbuf){};
+}
+
+static int meta_put(const struct gtsc_recording *r, struct gtsc_file_sink *fs)
+{
+	int err = 0;
+
+	for (int i = 0; i < r->nr_meta && !err; i++)
+		err = strbuf_err(&r->meta[i].text) ?:
+			gtsc_file_sink__add_chunk(fs, r->meta[i].type, &r->meta[i].text);
+	return err;
+}
+
+/* Who recorded what: what the options filtered and what the syscall records may carry. */
+static void meta_recording(const struct gtsc_recording *r, struct strbuf *m)
+{
+	const struct gtsc_engine_opts *eo = &r->p.eo;
+
+	strbuf_addf(m, "tool=%s\nrecorder_pid=%d\ncmdline=%s\ncommand=%s\nfilter=%s", r->tool,
+		    getpid(), r->cmdline, r->command, eo->system_wide ? "system" : "pids");
+	for (size_t i = 0; i < eo->nr_comms; i++)
+		strbuf_addf(m, "%s%s", i ? "," : " comm=", eo->comms[i]);
+	if (eo->cgroup)
+		strbuf_addf(m, " cgroup=%s", eo->cgroup);
+	strbuf_addf(m, "\ncapture=%s\ncapture_size=%u\ncapture_path_max=%d\n",
+		    eo->no_capture ? "off" : "on",
+		    eo->capture_size ? eo->capture_size : GTSC_CAP_DATA_DEFAULT,
+		    GTSC_CAP_PATH_MAX - 1);
+	if (!eo->syscall_filter)
+		return;
+	strbuf_addf(m, "syscall_filter=");
+	gtsc_syscall_set__names(eo->syscall_filter, m);
+	strbuf_addf(m, "\n");
+}
+
+static int write_metadata(struct gtsc_recording *r)
+{
+	const struct gtsc_func_set *funcs = gtsc_session__funcs(r->s);
+	struct gtsc_trace_meta m;
+	struct strbuf fn = {};
+
+	gtsc_trace_meta__build(&m, r->s); /* host, features, channels, syscalls, formats */
+	meta_recording(r, &m.meta);
+	meta_keep(r, GTSC_CHUNK_META, &m.meta);
+	meta_keep(r, GTSC_CHUNK_FEATURES, &m.feat);
+	meta_keep(r, GTSC_CHUNK_CHANNELS, &m.chans);
+	meta_keep(r, GTSC_CHUNK_SYSCALLS, &m.sys);
+	meta_keep(r, GTSC_CHUNK_EVENT_FORMATS, &m.fmt);
+	if (m.printf.len)
+		meta_keep(r, GTSC_CHUNK_PRINTF, &m.printf);
+	gtsc_trace_meta__free(&m); /* what meta_keep did not take */
+	if (gtsc_session__plan(r->s)->funcs.prog && funcs)
+		gtsc_funcs__describe(funcs, gtsc_session__features(r->s)->vmlinux, &fn);
+	if (fn.len)
+		meta_keep(r, GTSC_CHUNK_FUNCS, &fn);
+	strbuf_free(&fn);
+	return meta_put(r, r->fs);
+}
+
+/*
+ * Names the threads of PID as they are now: tasks alive before recording
+ * started never produce a fork or exec record.
+ */
+static int write_comms_of(struct gtsc_sink *sink, int pid, __u64 now)
+{
+	char path[300], comm[GTSC_COMM_LEN];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0; /* gone already */
+	while (!err && (de = readdir(d))) {
+		struct gtsc_rec_task t = {
+			.hdr = { .type = GTSC_REC_TASK, .size = sizeof(t), .pid = pid,
+				 .ts_ns = now },
+			.event = GTSC_TASK_COMM,
+		};
+		FILE *f;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		t.hdr.tid = atoi(de->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", pid, de->d_name);
+		f = fopen(path, "re");
+		if (!f || !fgets(comm, sizeof(comm), f)) {
+			if (f)
+				fclose(f);
+			continue;
+		}
+		fclose(f);
+		comm[strcspn(comm, "\n")] = '\0';
+		memcpy(t.comm, comm, sizeof(t.comm));
+		err = sink->record(sink, &t.hdr);
+	}
+	closedir(d);
+	return err;
+}
+
+/*
+ * Timestamped NOW: the reader names a pid from its records in time order.
+ * A command still is the recorder's fork until its exec record: its pid
+ * is among the tracked ones.
+ */
+static int write_comms(struct gtsc_recording *r, struct gtsc_sink *sink, __u64 now)
+{
+	size_t n;
+	const int *pids = gtsc_session__tracked(r->s, &n);
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++)
+		err = write_comms_of(sink, pids[i], now);
+	if (!r->p.eo.system_wide)
+		return err ?: sink->round_end(sink);
+	d = opendir("/proc");
+	while (d && !err && (de = readdir(d)))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+			err = write_comms_of(sink, atoi(de->d_name), now);
+	if (d)
+		closedir(d);
+	return err ?: sink->round_end(sink);
+}
+
+int gtsc_recording__attach(struct gtsc_recording *r)
+{
+	int err;
+
+	if (!r || !r->s || !r->fs)
+		return -EINVAL;
+	err = gtsc_session__attach(r->s);
+	if (err)
+		return err; /* the session said which source */
+	err = write_metadata(r);
+	err = err ?: write_comms(r, gtsc_file_sink__sink(r->fs), mono_ns());
+	if (err)
+		rlog(r, "writing %s failed: %s", r->path, strerror(-err));
+	return err;
+}
+
+int gtsc_recording__poll(struct gtsc_recording *r, int timeout_ms)
+{
+	if (!r || !r->s || !r->fs)
+		return -EINVAL;
+	return gtsc_session__poll(r->s, timeout_ms);
+}
+
+int gtsc_recording__add_meta(struct gtsc_recording *r, const char *key, const char *value)
+{
+	if (!r || !key || !value || key[strcspn(key, "\t\n")] || value[strcspn(value, "\t\n")])
+		return -EINVAL;
+	strbuf_addf(&r->extra, "meta\t%s\t%s\n", key, value);
+	return strbuf_err(&r->extra);
+}
+
+/* The trailer's counts: per channel per CPU, per program, when it ended, what was consumed. */
+static int build_trailer(struct gtsc_recording *r, struct strbuf *tr)
+{
+	__u64 written, dropped;
+	int err = gtsc_trace__stats(r->s, tr, &written, &dropped);
+
+	gtsc_session__prog_misses(r->s, tr);
+	strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)mono_ns());
+	strbuf_addf(tr, "meta\tconsumed\t%llu\n",
+		    (unsigned long long)gtsc_session__consumed(r->s));
+	if (r->extra.len)
+		strbuf_addf(tr, "%s", r->extra.buf);
+	return err;
+}
+
+static struct gtsc_session_flight *flight_array(struct gtsc_session *s, size_t *n)
+{
+	*n = gtsc_session__channels(s)->nr_flight_heads;
+	return calloc(*n ?: 1, sizeof(struct gtsc_session_flight));
+}
+
+static int snapshot_records(struct gtsc_recording *r, struct gtsc_file_sink *fs,
+			    enum gtsc_flight_read how, struct gtsc_snapshot_opts *opts)
+{
+	struct gtsc_sink *sink = gtsc_file_sink__sink(fs);
+	struct gtsc_session_flight *fl;
+	struct strbuf tr = {};
+	__u64 read = 0, torn = 0;
+	size_t max;
+	int n, err;
+
+	fl = flight_array(r->s, &max);
+	if (!fl)
+		return -ENOMEM;
+	/* Comms as of now, dated at the start: they name every pid in the file. */
+	n = meta_put(r, fs);
+	n = n ?: write_comms(r, sink, gtsc_session__start_ns(r->s));
+	n = n ?: gtsc_session__flight_read(r->s, how, sink, fl, max);
+	if (n >= 0) {
+		build_trailer(r, &tr);
+		gtsc_trace__flight(&tr, NULL, fl, n);
+		strbuf_addf(&tr, "meta\tsnapshot\t%s\n",
+			    how == GTSC_FLIGHT_CONSUME ? "consume" : "all");
+	}
+	err = n < 0 ? n : gtsc_file_sink__finish(fs, &tr);
+	if (n < 0)
+		gtsc_file_sink__abort(fs);
+	for (int i = 0; i < n; i++)
+		read += fl[i].read, torn += fl[i].torn;
+	if (!err && OPTS_HAS(opts, torn)) {
+		opts->records = read;
+		opts->torn = torn;
+	}
+	strbuf_free(&tr);
+	free(fl);
+	return err;
+}
+
+static void snap_err(struct gtsc_snapshot_opts *opts, const char *fmt, const char *path, int err)
+{
+	char *buf = OPTS_GET(opts, errbuf, NULL);
+	size_t sz = OPTS_GET(opts, errbuf_sz, 0);
+
+	if (buf && sz)
+		snprintf(buf, sz, fmt, path, strerror(-err));
+}
+
+int gtsc_recording__snapshot(struct gtsc_recording *r, const char *path,
+			     struct gtsc_snapshot_opts *opts)
+{
+	struct gtsc_writer_opts wo = { .sz = sizeof(wo) };
+	enum gtsc_flight_read how;
+	struct gtsc_file_sink *fs;
+	int err;
+
+	if (!r || !r->s || !path || !OPTS_VALID(opts, gtsc_snapshot_opts))
+		return -EINVAL;
+	if (!gtsc_session__channels(r->s)->nr_flight_heads)
+		return -ENOENT;
+	how = OPTS_GET(opts, consume, false) ? GTSC_FLIGHT_CONSUME : GTSC_FLIGHT_ALL;
+	wo.zlib_level = r->zlib_level;
+	fs = gtsc_file_sink__create(path, &wo);
+	if (!fs) {
+		err = -errno;
+		snap_err(opts, "cannot create %s: %s", path, err);
+		return err;
+	}
+	err = snapshot_records(r, fs, how, opts);
+	if (err) {
+		unlink(path);
+		snap_err(opts, "writing %s failed: %s", path, err);
+	}
+	return err;
+}
+
+int gtsc_recording__stop(struct gtsc_recording *r, int timeout_ms)
+{
+	int err;
+
+	if (!r || !r->s)
+		return -EINVAL;
+	err = gtsc_session__stop(r->s);
+	err = err ?: gtsc_session__flush(r->s, timeout_ms);
+	if (err && err != -ETIMEDOUT) /* a timeout the session told already */
+		rlog(r, "draining the rings failed: %s", strerror(-err));
+	return err;
+}
+
+static int add_stack(void *ctx, const char *source, __u32 id, const __u64 *ips, size_t n)
+{
+	return gtsc_file_sink__add_stack(ctx, source, id, ips, n);
+}
+
+int gtsc_recording__finish(struct gtsc_recording *r)
+{
+	struct gtsc_session_flight *fl;
+	struct strbuf tr = {};
+	size_t max;
+	int err, nfl;
+
+	if (!r || !r->s || !r->fs)
+		return -EINVAL;
+	fl = flight_array(r->s, &max);
+	if (!fl)
+		return -ENOMEM;
+	nfl = gtsc_session__flight_read(r->s, GTSC_FLIGHT_ALL, gtsc_file_sink__sink(r->fs), fl,
+					max);
+	if (nfl < 0) {
+		rlog(r, "reading the flight channels failed: %s", strerror(-nfl));
+		nfl = 0;
+	}
+	if (r->p.eo.kmem_stacks) {
+		err = gtsc_session__stacks(r->s, add_stack, r->fs);
+		if (err)
+			rlog(r, "saving the allocation stacks failed: %s", strerror(-err));
+	}
+	build_trailer(r, &tr);
+	gtsc_trace__flight(&tr, NULL, fl, nfl);
+	err = gtsc_file_sink__finish(r->fs, &tr);
+	r->fs = NULL;
+	strbuf_free(&tr);
+	free(fl);
+	if (err)
+		rlog(r, "writing %s failed: %s", r->path, strerror(-err));
+	return err;
+}
+
+void gtsc_recording__free(struct gtsc_recording *r)
+{
+	if (!r)
+		return;
+	gtsc_file_sink__abort(r->fs);
+	gtsc_session__destroy(r->s);
+	gtsc_session_parse__free(&r->p);
+	for (int i = 0; i < r->nr_meta; i++)
+		strbuf_free(&r->meta[i].text);
+	strbuf_free(&r->extra);
+	for (size_t i = 0; r->comms && i < r->p.eo.nr_comms; i++)
+		free(r->comms[i]);
+	free(r->comms);
+	free(r->pids);
+	free(r->cgroup);
+	free(r->path);
+	free(r->tool);
+	free(r->cmdline);
+	free(r->command);
+	free(r);
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The public syscall decoder (gtsc/syscalls.h): the joiner (syscall_join.c)
+ * pairs the records into calls, the decoder (syscall_decode.c) prints them,
+ * and the reader's syscall table says what each number is.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gtsc/gtsc.h"
+#include "opts.h"
+#include "syscall_decode.h"
+#include "syscall_join.h"
+#include "syscall_print.h"
+#include "trace_reader.h"
+
+#define NR_CACHE 1024 /* syscall numbers with a cached table lookup */
+
+_Static_assert(GTSC_SYSCALL_WHOLE == (int)SD_WHOLE &&
+		       GTSC_SYSCALL_UNFINISHED == (int)SD_ENTER_PART &&
+		       GTSC_SYSCALL_RESUMED == (int)SD_EXIT_PART,
+	       "public and internal call parts differ");
+_Static_assert((int)GTSC_SYSCALL_ARG_NAMES == (int)SD_ARG_NAMES &&
+		       (int)GTSC_SYSCALL_ARG_TYPES == (int)SD_ARG_TYPES,
+	       "public and internal styles differ");
+
+struct gtsc_syscall_decoder {
+	const struct gtsc_reader *r;
+	struct syscall_decoder *dec;
+	struct syscall_joiner *join;
+	gtsc_syscall_fn fn;
+	void *ctx;
+	/* the table is a bsearch away: every call looks its number up */
+	const struct gtsc_syscall_info *si[NR_CACHE];
+	bool si_known[NR_CACHE];
+};
+
+static const struct gtsc_syscall_info *syscall_of(struct gtsc_syscall_decoder *d, int nr)
+{
+	if (nr < 0 || nr >= NR_CACHE)
+		return gtsc_reader__syscall(d->r, nr);
+	if (!d->si_known[nr]) {
+		d->si[nr] = gtsc_reader__syscall(d->r, nr);
+		d->si_known[nr] = true;
+	}
+	return d->si[nr];
+}
+
+/* The joiner's calls, handed on in the public form. */
+static int on_call(void *ctx, const struct sj_call *c)
+{
+	struct gtsc_syscall_decoder *d = ctx;
+	struct sd_call sc = { .nr = c->nr, .exit = c->exit };
+	struct gtsc_syscall call = {
+		.part = (enum gtsc_syscall_part)c->part,
+		.pid = c->pid,
+		.tid = c->tid,
+		.nr = c->nr,
+		.failed = sd_call_failed(&sc),
+		.ts = c->ts,
+		.enter = c->enter,
+		.exit = c->exit,
+	};
+
+	return d->fn ? d->fn(d->ctx, &call) : 0;
+}
+
+struct gtsc_syscall_decoder *gtsc_syscall_decoder__new(const struct gtsc_reader *r,
+						       const struct gtsc_syscall_decoder_opts *opts)
+{
+	struct sd_opts so = {
+		.style = OPTS_GET(opts, style, 0),
+		.max_data = OPTS_GET(opts, max_data, 0),
+	};
+	enum sj_mode mode = OPTS_GET(opts, whole_calls, false) ? SJ_COMPLETE : SJ_STREAM;
+	struct gtsc_syscall_decoder *d;
+
+	if (!r || !OPTS_VALID(opts, gtsc_syscall_decoder_opts) ||
+	    (so.style & ~(unsigned int)(SD_ARG_NAMES | SD_ARG_TYPES)))
+		return errno = EINVAL, NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->r = r;
+	d->fn = OPTS_GET(opts, fn, NULL);
+	d->ctx = OPTS_GET(opts, ctx, NULL);
+	d->dec = syscall_decoder__new(&so);
+	d->join = syscall_joiner__new(mode, on_call, d);
+	if (!d->dec || !d->join) {
+		gtsc_syscall_decoder__free(d);
+		return errno = ENOMEM, NULL;
+	}
+	return d;
+}
+
+void gtsc_syscall_decoder__free(struct gtsc_syscall_decoder *d)
+{
+	if (!d)
+		return;
+	syscall_joiner__free(d->join);
+	syscall_decoder__free(d->dec);
+	free(d);
+}
+
+int gtsc_syscall_decoder__push(struct gtsc_syscall_decoder *d, const struct gtsc_rec_hdr *rec)
+{
+	const struct gtsc_rec_task *tk = (const void *)rec;
+
+	if (!d || !rec)
+		return -EINVAL;
+	switch (rec->type) {
+	case GTSC_REC_SYS_ENTER:
+		if (rec->size < sizeof(struct gtsc_rec_sys_enter))
+			return -EINVAL;
+		return syscall_joiner__enter(d->join, (const void *)rec);
+	case GTSC_REC_SYS_EXIT:
+		if (rec->size < sizeof(struct gtsc_rec_sys_exit))
+			return -EINVAL;
+		return syscall_joiner__exit(d->join, (const void *)rec);
+	case GTSC_REC_TASK:
+		if (rec->size < sizeof(*tk))
+			return -EINVAL;
+		if (tk->event != GTSC_TASK_EXIT)
+			return 0;
+		return syscall_joiner__thread_exit(d->join, rec->tid, rec->ts_ns);
+	default:
+		return 0;
+	}
+}
+
+bool gtsc_syscall_decoder__in_call(const struct gtsc_syscall_decoder *d, __u32 tid)
+{
+	return d && syscall_joiner__in_call(d->join, tid);
+}
+
+int gtsc_syscall_decoder__interrupt(struct gtsc_syscall_decoder *d)
+{
+	return d ? syscall_joiner__interrupt(d->join) : -EINVAL;
+}
+
+int gtsc_syscall_decoder__finish(struct gtsc_syscall_decoder *d)
+{
+	return d ? syscall_joiner__finish(d->join) : -EINVAL;
+}
+
+/* snprintf's contract on an sd_buf: at most SIZE - 1 bytes and a NUL. */
+static struct sd_buf buf_of(char *buf, size_t size)
+{
+	return (struct sd_buf){ .p = buf, .cap = size ? size - 1 : 0 };
+}
+
+static int buf_end(struct sd_buf *b, size_t size)
+{
+	if (size)
+		b->p[b->len] = '\0';
+	return b->len + b->lost > INT_MAX ? INT_MAX : (int)(b->len + b->lost);
+}
+
+static bool buf_ok(const char *buf, size_t size)
+{
+	return buf || !size;
+}
+
+static struct sd_call sd_call_of(struct gtsc_syscall_decoder *d, const struct gtsc_syscall *c)
+{
+	return (struct sd_call){
+		.nr = c->nr,
+		.si = syscall_of(d, c->nr),
+		.enter = c->enter,
+		.exit = c->exit,
+	};
+}
+
+int gtsc_syscall_decoder__text(struct gtsc_syscall_decoder *d, const struct gtsc_syscall *call,
+			       char *buf, size_t size)
+{
+	struct sd_buf b = buf_of(buf, size);
+	struct sd_call sc;
+
+	if (!d || !call || !buf_ok(buf, size) || (unsigned int)call->part > GTSC_SYSCALL_RESUMED)
+		return -EINVAL;
+	sc = sd_call_of(d, call);
+	syscall_decoder__text(d->dec, &b, &sc, (enum sd_part)call->part);
+	return buf_end(&b, size);
+}
+
+int gtsc_syscall_decoder__json(struct gtsc_syscall_decoder *d, const struct gtsc_syscall *call,
+			       char *buf, size_t size)
+{
+	struct sd_buf b = buf_of(buf, size);
+	struct sd_call sc;
+
+	if (!d || !call || !buf_ok(buf, size))
+		return -EINVAL;
+	sc = sd_call_of(d, call);
+	syscall_decoder__json(d->dec, &b, &sc);
+	return buf_end(&b, size);
+}
+
+const char *gtsc_syscall_decoder__name(struct gtsc_syscall_decoder *d, int nr, char *buf,
+				       size_t size)
+{
+	struct sd_call c;
+	char tmp[24];
+	const char *name;
+
+	if (!d || !buf_ok(buf, size))
+		return errno = EINVAL, NULL;
+	c = (struct sd_call){ .nr = nr, .si = syscall_of(d, nr) };
+	name = sd_call_name(&c, tmp);
+	if (name != tmp)
+		return name;
+	if (!size || strlen(tmp) >= size)
+		return errno = EINVAL, NULL;
+	return strcpy(buf, tmp);
+}
+
+int gtsc_syscall_decoder__task_exit(struct gtsc_syscall_decoder *d, const struct gtsc_rec_task *tk,
+				    char *buf, size_t size)
+{
+	struct sd_buf b = buf_of(buf, size);
+	int sig;
+
+	if (!d || !tk || !buf_ok(buf, size) || tk->hdr.type != GTSC_REC_TASK ||
+	    tk->event != GTSC_TASK_EXIT)
+		return -EINVAL;
+	sig = tk->exit_code & 0x7f;
+	if (!sig) {
+		sd_puts(&b, "+++ exited with ");
+		sd_putu(&b, (tk->exit_code >> 8) & 0xff);
+	} else {
+		sd_puts(&b, "+++ killed by ");
+		sp_signal(&b, sig);
+		if (tk->exit_code & 0x80)
+			sd_puts(&b, " (core dumped)");
+	}
+	sd_puts(&b, " +++");
+	return buf_end(&b, size);
+}
+
+unsigned int gtsc_decode_tables_version(void)
+{
+	return decode_tables_version;
+}
