@@ -88,9 +88,11 @@ $(OUTPUT)/lib/%.o: src/user/lib/%.c $(wildcard src/user/lib/*.h) $(wildcard incl
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(INCLUDES) -c $< -o $@
 
-$(OUTPUT)/cli/%.o: src/user/cli/%.c $(wildcard src/user/cli/*.h) $(wildcard src/user/lib/*.h) $(wildcard include/gtsc/*.h) | $(OUTPUT)/cli
+# The CLI sees the public headers only: it is a libgtsc user like any other
+# (test_library.sh checks that it links to exported symbols only).
+$(OUTPUT)/cli/%.o: src/user/cli/%.c $(wildcard src/user/cli/*.h) $(wildcard include/gtsc/*.h) | $(OUTPUT)/cli
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Isrc/user/cli -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Iinclude -Isrc/user/cli -c $< -o $@
 
 $(LIBGTSC): $(LIB_OBJS)
 	$(call msg,AR,$@)

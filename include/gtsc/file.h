@@ -104,8 +104,10 @@ _Static_assert(sizeof(struct gtsc_chunk_hdr) == 24, "chunk header is ABI");
 /*
  * STACKS lines (tab separated), written before KSYMS, which names their frames:
  *   <source>	<id>	<hexaddr> <hexaddr>...
- * source is the records' class ("kmem"), id what its records hold
- * (gtsc_rec_kmem_alloc.stack_id), frames innermost first.
+ * source is "kernel": one id space for what the records hold
+ * (gtsc_rec_kmem_alloc.stack_id, gtsc_rec_func.stack_id); frames innermost
+ * first.  Format 1.0 wrote "kmem" (allocations only): readers take it as
+ * "kernel".
  */
 
 /*

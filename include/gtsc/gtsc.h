@@ -142,10 +142,10 @@ struct gtsc_session_opts {
 	/** "syscall=NAME" (or =NR): a traced task entering NAME counts a trigger, at most
 	 *  once a second (gtsc_session__trigger); needs an overwrite channel and syscalls */
 	const char *snapshot_on;
-	bool kmem_stacks; /**< a kernel stack for each kmem allocation (needs kmem) */
+	bool stacks; /**< a kernel stack for each kmem allocation and function entry (needs kmem or funcs) */
 	size_t : 0;
 };
-#define gtsc_session_opts__last_field kmem_stacks
+#define gtsc_session_opts__last_field stacks
 
 /** Most bytes of user memory a syscall record captures per buffer (capture_size). */
 #define GTSC_CAPTURE_MAX 4096

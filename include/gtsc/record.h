@@ -118,8 +118,8 @@ GTSC_API int gtsc_recording__stop(struct gtsc_recording *r, int timeout_ms);
 
 /**
  * @brief After stop: writes the overwrite channels' retained records (not
- * consumed: a later snapshot still finds them), the allocation stacks
- * (kmem_stacks), the kernel symbols and the trailer, and closes the file.
+ * consumed: a later snapshot still finds them), the kernel stacks
+ * (stacks), the kernel symbols and the trailer, and closes the file.
  * A failure to read the flight channels or the stacks is logged and the
  * file completed without them.
  * @return 0, or -errno writing the file (logged)

@@ -5,7 +5,7 @@
 # --folded prints flamegraph.pl's input: pipe2's pipe_buffer kcalloc under
 # do_pipe2 -> alloc_pipe_info, the recorder's own BPF frames left out, the
 # weights summing to the allocations (count) made, every one with its stack.  Without --stacks there
-# is nothing to fold, and --stacks needs kmem.
+# is nothing to fold, and --stacks needs kmem or -k.
 . "$(dirname "$0")/lib.sh"
 
 T=kmem-stacks
@@ -40,4 +40,4 @@ check_expr $T/without-stacks "--folded on a trace without stacks: rc $rc, '$(hea
 "$GTSC" record -q -e syscalls --stacks -o "$TEST_TMP/x.gtsc" -- /bin/true > /dev/null 2> "$TEST_TMP/xerr"
 rc=$?
 check_expr $T/needs-kmem "--stacks without kmem: rc $rc, '$(head -c 200 "$TEST_TMP/xerr")'" \
-	'[ $rc = 2 ] && has_line "$TEST_TMP/xerr" "needs -e kmem"'
+	'[ $rc = 2 ] && has_line "$TEST_TMP/xerr" "needs -e kmem or -k"'

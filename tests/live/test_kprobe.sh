@@ -92,6 +92,24 @@ return_latency() {
 			exit !(v["returns"] == 5 && v["p50_ns"] > 0 && v["p50_ns"] <= v["p99_ns"] && v["p99_ns"] <= v["max_ns"]) }'
 }
 
+# --stacks: each of N kernel_clone hits carries the kernel stack of the fork
+# that made it, and --folded weighs them by hits: N in all, every one through
+# the clone syscall and ending in kernel_clone itself.
+hit_stacks() {
+	"$GTSC" record -q -e syscalls -k kernel_clone --stacks -o "$TEST_TMP/s.gtsc" \
+		-- "$WORKLOADS/forker" 6 1 > /dev/null 2> "$TEST_TMP/err"
+	rc=$?
+	check kprobe/stacks-exit "record -k --stacks exited $rc: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
+	"$GTSC" report -i "$TEST_TMP/s.gtsc" --functions --folded > "$TEST_TMP/sf" 2> "$TEST_TMP/serr"
+	rc=$?
+	check kprobe/stacks-folded "report --functions --folded exited $rc: $(head -c 300 "$TEST_TMP/serr")" [ $rc = 0 ]
+	n=$(awk '/sys_clone;/ && / [0-9]+$/ && $1 ~ /;kernel_clone$/ { s += $NF } END { print s + 0 }' "$TEST_TMP/sf")
+	check kprobe/stacks-weights "$n clone stacks ending in kernel_clone, expected 6: $(head -c 400 "$TEST_TMP/sf")" \
+		[ "$n" = 6 ]
+	check kprobe/stacks-all "other lines: $(grep -v 'sys_clone;' "$TEST_TMP/sf" | head -c 300)" \
+		[ "$(grep -vc 'sys_clone;' "$TEST_TMP/sf")" = 0 ]
+}
+
 # Two sessions on the same function at once, each following its own command,
 # held on its own fifo until both sessions record.
 concurrent() {
@@ -136,4 +154,5 @@ fi
 exact_forks
 glob_set
 return_latency
+hit_stacks
 concurrent

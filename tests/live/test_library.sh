@@ -39,6 +39,19 @@ check library/exports "exported but not API: $(comm -13 "$TEST_TMP/api" "$TEST_T
 check library/exports-all "API not exported: $(comm -23 "$TEST_TMP/api" "$TEST_TMP/exported" | tr '\n' ' ')" \
 	[ -s "$TEST_TMP/api" -a -z "$(comm -23 "$TEST_TMP/api" "$TEST_TMP/exported")" ]
 
+# The CLI is a libgtsc user like any other: its objects link against the
+# installed libgtsc.so, where only the API is visible, and the result runs
+# (libbpf besides: the CLI routes libbpf's own log, process-wide).
+cc "$ROOT/${OUTPUT:-.output}"/cli/*.o $($PC --libs gtsc) -lbpf -o "$TEST_TMP/gtsc-bpf-shared" \
+	2> "$TEST_TMP/cli-ld"
+rc=$?
+check library/cli-public-only "the CLI needs more than libgtsc.so exports: $(grep -o "undefined reference to [^ ]*" "$TEST_TMP/cli-ld" | sort -u | head -8 | tr '\n' ' ')" \
+	[ $rc = 0 ]
+"$TEST_TMP/gtsc-bpf-shared" features > "$TEST_TMP/feat-shared" 2>&1
+rc=$?
+check_expr library/cli-shared-runs "the CLI on libgtsc.so: rc $rc, $(head -c 200 "$TEST_TMP/feat-shared")" \
+	'[ $rc = 0 ] && cmp -s "$TEST_TMP/feat-shared" <("$GTSC" features 2>&1)'
+
 # cc FILE.c $(pkg-config --cflags --libs --static gtsc): with libgtsc.so, and fully static.
 build_ok=1
 for e in embed_minimal read_trace; do

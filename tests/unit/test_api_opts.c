@@ -273,7 +273,7 @@ static void test_session_strings(struct test_ctx *t)
 	      "bad channel: '%s'", msg);
 	o.nr_channel_specs = 0;
 	o.events = "syscalls";
-	o.kmem_stacks = true;
+	o.stacks = true;
 	CHECK(t, gtsc_session_opts__parse(&o, &p) == -EINVAL && strstr(msg, "needs -e kmem"),
 	      "stacks without kmem: '%s'", msg);
 }
@@ -302,7 +302,7 @@ static void test_session_v01_sz(struct test_ctx *t)
 	err = gtsc_session_opts__parse(&buf.o, &p);
 	CHECK(t, !err, "0.1 opts refused: %d", err);
 	CHECK(t, !p.eo.syscall_filter && !p.eo.funcs && !p.eo.nr_comms && !p.eo.cgroup &&
-			 !p.eo.trigger_syscall && !p.eo.kmem_stacks && !p.eo.capture_size,
+			 !p.eo.trigger_syscall && !p.eo.stacks && !p.eo.capture_size,
 	      "a field past sz was read");
 	gtsc_session_parse__free(&p);
 }

@@ -125,7 +125,7 @@ static void usage(FILE *f)
 		"      --daemon            keep recording in the background; end it with\n"
 		"                          'gtsc-bpf kill NAME'\n"
 		"      --no-compress       store chunks uncompressed\n"
-		"      --stacks            a kernel stack for each kmem allocation\n"
+		"      --stacks            a kernel stack for each kmem allocation and -k hit\n"
 		"                          (report --kmem --folded)\n"
 		"  -q, --quiet             no summary\n"
 		"  -v, --verbose           libbpf and verifier messages\n"
@@ -791,7 +791,7 @@ static struct gtsc_recording *record_new(struct record_opts *o, char **argv)
 		  .events = o->events, .channel_specs = o->nr_channels ? o->channels : NULL,
 		  .nr_channel_specs = o->nr_channels, .capture_size = o->capture_size,
 		  .no_capture = o->no_capture, .snapshot_on = o->snapshot_on,
-		  .kmem_stacks = o->stacks);
+		  .stacks = o->stacks);
 	char *cmdline = join_args("gtsc-bpf ", argv), *command = join_args("", o->cmd);
 	GTSC_OPTS(gtsc_recording_opts, ro, .no_compress = o->no_compress,
 		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command);

@@ -7,6 +7,9 @@
  *   kernel_clone hits=10 returns=10 p50_ns=41230 p99_ns=98000 max_ns=98000
  *     long kernel_clone(struct kernel_clone_args *args)
  *     pid 1234 (forker) 10
+ *
+ * With --folded, the entry hits' kernel stacks (record --stacks) instead,
+ * weighted by hits, for flamegraph.pl.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 #include "cli.h"
 #include "comm_table.h"
+#include "folded.h"
 #include "report_header.h"
 
 struct u64_vec {
@@ -33,6 +37,9 @@ struct func_report {
 	size_t n;
 	struct u64_vec hitters; /* func id << 32 | pid, one per entry */
 	struct comm_table *comms;
+	bool folded;
+	struct u64_vec stacks; /* --folded: the stack id of each entry that has one */
+	__u64 unstacked;	/* entries without */
 };
 
 static int vec_push(struct u64_vec *v, __u64 x)
@@ -81,6 +88,7 @@ static void report_free(struct func_report *fr)
 		free(fr->st[i].lat.v);
 	free(fr->st);
 	free(fr->hitters.v);
+	free(fr->stacks.v);
 	comm_table__free(fr->comms);
 }
 
@@ -100,6 +108,12 @@ static int account(struct func_report *fr, const struct gtsc_rec_hdr *h)
 		return e->latency_ns ? vec_push(&st->lat, e->latency_ns) : 0;
 	}
 	st->hits++;
+	if (fr->folded && e->stack_id)
+		return vec_push(&fr->stacks, e->stack_id);
+	if (fr->folded) {
+		fr->unstacked++;
+		return 0;
+	}
 	return vec_push(&fr->hitters, (__u64)e->func_id << 32 | h->pid);
 }
 
@@ -176,10 +190,35 @@ static int print_report(struct func_report *fr, const char *path)
 	return ferror(stdout) ? -EIO : 0;
 }
 
-static int parse_args(int argc, char **argv, const char **input)
+/* The entries' stacks, each weighted by its hits; -ENODATA when none has one. */
+static int print_folded(struct func_report *fr, const struct gtsc_reader *r)
+{
+	struct u64_vec *v = &fr->stacks;
+	struct folded_use *use;
+	size_t n = 0;
+	int err;
+
+	if (!v->n)
+		return -ENODATA;
+	use = calloc(v->n, sizeof(*use));
+	if (!use)
+		return -ENOMEM;
+	qsort(v->v, v->n, sizeof(*v->v), cmp_u64);
+	for (size_t i = 0; i < v->n; i++) {
+		if (!n || use[n - 1].stack_id != v->v[i])
+			use[n++].stack_id = v->v[i];
+		use[n - 1].weight++;
+	}
+	err = folded__print(r, use, n, fr->unstacked, stdout);
+	free(use);
+	return err;
+}
+
+static int parse_args(int argc, char **argv, const char **input, bool *folded)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "folded", no_argument, NULL, 'f' },
 		{ "functions", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -191,11 +230,14 @@ static int parse_args(int argc, char **argv, const char **input)
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': *input = optarg; break;
+		case 'f': *folded = true; break;
 		case 'F': break;
 		case 'h':
-			printf("usage: gtsc-bpf report --functions [-i FILE]\n\n"
+			printf("usage: gtsc-bpf report --functions [--folded] [-i FILE]\n\n"
 			       "Per probed function (record -k): hits, the processes that made\n"
-			       "them, and for FUNC%%return the entry->return latency p50/p99/max.\n");
+			       "them, and for FUNC%%return the entry->return latency p50/p99/max.\n"
+			       "--folded prints the hits' kernel stacks (record --stacks) for\n"
+			       "flamegraph.pl, weighted by hits.\n");
 			exit(0);
 		default:
 			fprintf(stderr, "gtsc-bpf: 'gtsc-bpf report --functions --help' lists the "
@@ -214,7 +256,7 @@ int report_functions_main(int argc, char **argv)
 	const char *input;
 	int n = 0, err;
 
-	if (parse_args(argc, argv, &input))
+	if (parse_args(argc, argv, &input, &fr.folded))
 		return 2;
 	r = report_open(input);
 	if (!r)
@@ -226,9 +268,14 @@ int report_functions_main(int argc, char **argv)
 		err = n;
 	if (!err && !fr.n)
 		printf("# no function probes in %s (record -k FUNC)\n", input);
+	else if (!err && fr.folded)
+		err = print_folded(&fr, r);
 	else if (!err)
 		err = print_report(&fr, input);
-	if (err)
+	if (err == -ENODATA)
+		fprintf(stderr, "gtsc-bpf: %s has no function stacks: record it with --stacks\n",
+			input);
+	else if (err)
 		fprintf(stderr, "gtsc-bpf: reading %s failed: %s\n", input, strerror(-err));
 	else if (gtsc_reader__truncated(r))
 		fprintf(stderr, "gtsc-bpf: %s: %s\n", input, gtsc_reader__damage(r));

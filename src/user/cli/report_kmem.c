@@ -13,7 +13,7 @@
 #include <string.h>
 #include "cli.h"
 #include "kmem_emit.h"
-#include "kmem_stacks.h"
+#include "folded.h"
 #include "report_header.h"
 
 enum table_bit {
@@ -43,7 +43,7 @@ struct kopts {
 	long lines; /* -1: the default (20 in text, all in JSON); 0: all */
 	__u32 pids[MAX_PIDS];
 	size_t nr_pids;
-	enum kmem_fold folded;
+	enum fold_weight folded;
 };
 
 struct kctx {
@@ -159,9 +159,9 @@ static int parse_pids(struct kopts *o, const char *arg)
 static int parse_folded(struct kopts *o, const char *arg)
 {
 	if (!arg || !strcmp(arg, "bytes"))
-		o->folded = KMEM_FOLD_BYTES;
+		o->folded = FOLD_BYTES;
 	else if (!strcmp(arg, "count"))
-		o->folded = KMEM_FOLD_COUNT;
+		o->folded = FOLD_COUNT;
 	else
 		return fprintf(stderr, "gtsc-bpf: --folded weighs by bytes or count, not '%s'\n",
 			       arg),
@@ -1060,6 +1060,33 @@ static int print_tables(struct kctx *c)
 	return err;
 }
 
+/* --folded: each allocation stack weighed by bytes or count; -ENODATA without stacks. */
+static int print_folded(const struct gtsc_reader *r, const struct gtsc_kmem_analysis *a,
+			enum fold_weight w)
+{
+	const struct gtsc_kmem_summary *sum = gtsc_kmem_analysis__summary(a);
+	struct folded_use *use;
+	int err;
+
+	if (!sum)
+		return -errno;
+	if (!sum->nr_stacks)
+		return -ENODATA;
+	use = calloc(sum->nr_stacks, sizeof(*use));
+	if (!use)
+		return -ENOMEM;
+	for (size_t i = 0; i < sum->nr_stacks; i++) {
+		const struct gtsc_kmem_stack_use *s = gtsc_kmem_analysis__stack(a, i);
+
+		use[i].stack_id = s->stack_id;
+		use[i].weight = w == FOLD_COUNT ? s->allocs : s->bytes_alloc;
+	}
+	err = folded__print(r, use, sum->nr_stacks,
+			    w == FOLD_COUNT ? sum->unstacked_allocs : sum->unstacked_bytes, stdout);
+	free(use);
+	return err;
+}
+
 static int run(struct kctx *c)
 {
 	GTSC_OPTS(gtsc_kmem_analysis_opts, ao, .pids = c->o->pids, .nr_pids = c->o->nr_pids);
@@ -1080,7 +1107,7 @@ static int run(struct kctx *c)
 		c->a = a;
 		c->sum = gtsc_kmem_analysis__summary(a);
 		if (c->o->folded)
-			err = kmem_stacks__print_folded(c->r, a, c->o->folded, stdout);
+			err = print_folded(c->r, a, c->o->folded);
 		else
 			err = print_tables(c);
 	}

@@ -4,7 +4,7 @@
  * file, with everything besides the records that `gtsc-bpf record` puts
  * around them: metadata chunks (built once: the main file and every
  * snapshot carry the same), the names of tasks alive at the start, the
- * flight channels' retained records, allocation stacks and the trailer.
+ * flight channels' retained records, kernel stacks and the trailer.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -444,10 +444,10 @@ int gtsc_recording__finish(struct gtsc_recording *r)
 		rlog(r, "reading the flight channels failed: %s", strerror(-nfl));
 		nfl = 0;
 	}
-	if (r->p.eo.kmem_stacks) {
+	if (r->p.eo.stacks) {
 		err = gtsc_session__stacks(r->s, add_stack, r->fs);
 		if (err)
-			rlog(r, "saving the allocation stacks failed: %s", strerror(-err));
+			rlog(r, "saving the kernel stacks failed: %s", strerror(-err));
 	}
 	build_trailer(r, &tr);
 	gtsc_trace__flight(&tr, NULL, fl, nfl);

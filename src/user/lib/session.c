@@ -317,8 +317,8 @@ static int check_plan(struct gtsc_session *s)
 /* --stacks: the flag in rodata; without it the stack map shrinks to one entry. */
 static void setup_stacks(struct gtsc_session *s)
 {
-	s->skel->rodata->gtsc_stacks_on = s->opts.kmem_stacks;
-	if (!s->opts.kmem_stacks)
+	s->skel->rodata->gtsc_stacks_on = s->opts.stacks;
+	if (!s->opts.stacks)
 		bpf_map__set_max_entries(s->skel->maps.gtsc_stacks, 1);
 }
 
@@ -743,7 +743,7 @@ int gtsc_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx)
 			continue;
 		while (n < depth && ips[n])
 			n++;
-		err = fn(ctx, "kmem", id, ips, n);
+		err = fn(ctx, "kernel", id, ips, n);
 	}
 	free(ips);
 	return err;

@@ -63,10 +63,10 @@ struct gtsc_engine_opts {
 	bool trigger_syscall;
 	int trigger_nr;
 	__u64 trigger_gap_ns;
-	/* A kernel stack for each kmem allocation (record --stacks; gtsc_session__stacks). */
-	bool kmem_stacks;
+	/* A kernel stack for each kmem allocation and function entry (record --stacks). */
+	bool stacks;
 };
-#define gtsc_engine_opts__last_field kmem_stacks
+#define gtsc_engine_opts__last_field stacks
 
 /*
  * gtsc_session__open with the records going to SINK (the CLI's trace file)
@@ -145,7 +145,7 @@ __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines);
 /* One recorded kernel stack: ID as SOURCE's records hold it, IPS innermost first. */
 typedef int (*gtsc_stack_fn)(void *ctx, const char *source, __u32 id, const __u64 *ips,
 			     size_t n);
-/* Every stack of opts.kmem_stacks, after stop. 0, or the first error of FN or of the map. */
+/* Every stack of opts.stacks, after stop. 0, or the first error of FN or of the map. */
 int gtsc_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx);
 __u64 gtsc_session__consumed(const struct gtsc_session *s);
 const struct gtsc_features *gtsc_session__features(const struct gtsc_session *s);

@@ -288,12 +288,13 @@ int gtsc_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_s
 	p->eo.comms = OPTS_GET(opts, comms, NULL);
 	p->eo.nr_comms = p->eo.comms ? OPTS_GET(opts, nr_comms, 0) : 0;
 	p->eo.cgroup = OPTS_GET(opts, cgroup, NULL);
-	p->eo.kmem_stacks = OPTS_GET(opts, kmem_stacks, false);
+	p->eo.stacks = OPTS_GET(opts, stacks, false);
 	err = parse_trigger(opts, p);
 	if (err)
 		return err;
-	if (p->eo.kmem_stacks && !(p->eo.sources & GTSC_SRC_KMEM)) {
-		opts_log(opts, "--stacks records allocation stacks: it needs -e kmem");
+	if (p->eo.stacks && !(p->eo.sources & GTSC_SRC_KMEM) && !OPTS_GET(opts, nr_funcs, 0)) {
+		opts_log(opts, "--stacks records the stacks of allocations and function hits: "
+			       "it needs -e kmem or -k");
 		return -EINVAL;
 	}
 	return parse_funcs(opts, p);

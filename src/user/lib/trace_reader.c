@@ -451,7 +451,8 @@ static int parse_stack_line(struct gtsc_reader *r, char *line)
 	}
 	if (GROW(r->stacks, r->cap_stacks, r->n_stacks + 1))
 		return -ENOMEM;
-	e.source = f[0];
+	/* 1.0's name for the same ids, when only allocations had stacks */
+	e.source = strcmp(f[0], "kmem") ? f[0] : "kernel";
 	e.id = (__u32)id;
 	r->stacks[r->n_stacks++] = e;
 	return 0;

@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kmem_stacks.h"
+#include "folded.h"
 
 struct folded {
 	char *stack;
@@ -38,7 +38,7 @@ static char *fold_stack(const struct gtsc_reader *r, __u32 id)
 {
 	char *buf = NULL;
 	size_t len = 0, n = 0;
-	const __u64 *ips = gtsc_reader__stack(r, "kmem", id, &n);
+	const __u64 *ips = gtsc_reader__stack(r, "kernel", id, &n);
 	FILE *f = open_memstream(&buf, &len);
 	bool bad;
 
@@ -82,36 +82,27 @@ static int print_merged(struct folded *f, size_t n, FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
-int kmem_stacks__print_folded(const struct gtsc_reader *r, const struct gtsc_kmem_analysis *a,
-			      enum kmem_fold weight, FILE *out)
+int folded__print(const struct gtsc_reader *r, const struct folded_use *use, size_t n_use,
+		  __u64 unstacked, FILE *out)
 {
-	const struct gtsc_kmem_summary *sum = gtsc_kmem_analysis__summary(a);
-	struct folded *f;
+	struct folded *f = calloc(n_use + 1, sizeof(*f));
 	size_t n = 0;
 	int err = 0;
 
-	if (!sum)
-		return -errno;
-	if (!sum->nr_stacks)
-		return -ENODATA;
-	f = calloc(sum->nr_stacks + 1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	for (; n < sum->nr_stacks; n++) {
-		const struct gtsc_kmem_stack_use *s = gtsc_kmem_analysis__stack(a, n);
-
-		f[n].stack = fold_stack(r, s->stack_id);
-		f[n].weight = weight == KMEM_FOLD_COUNT ? s->allocs : s->bytes_alloc;
+	for (; n < n_use; n++) {
+		f[n].stack = fold_stack(r, use[n].stack_id);
+		f[n].weight = use[n].weight;
 		if (!f[n].stack) {
 			err = -ENOMEM;
 			break;
 		}
 	}
 	/* a full stack map or a fifth nesting level: shown, so the weights add up */
-	if (!err && sum->unstacked_allocs) {
+	if (!err && unstacked) {
 		f[n].stack = strdup("[no stack]");
-		f[n].weight = weight == KMEM_FOLD_COUNT ? sum->unstacked_allocs
-							  : sum->unstacked_bytes;
+		f[n].weight = unstacked;
 		err = f[n++].stack ? 0 : -ENOMEM;
 	}
 	if (!err)
