@@ -30,7 +30,7 @@ struct gtsc_recording;
 
 struct gtsc_recording_opts {
 	size_t sz;
-	bool no_compress; /**< store chunks uncompressed (zlib level 0) */
+	bool no_compress; /**< store chunks uncompressed */
 	/* Who recorded, as the trace's META chunk says it (report's "by:"). */
 	const char *tool;    /**< "gtsc-bpf 0.1.0"; NULL: "libgtsc" */
 	const char *cmdline; /**< the recorder's command line; NULL: the program's name */

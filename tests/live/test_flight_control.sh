@@ -50,6 +50,20 @@ fi
 trap '"$G" kill "$NAME" > /dev/null 2>&1; rm -rf "$TEST_TMP"' EXIT
 sleep 0.5
 
+# A process that ended and was reaped before the snapshot: /proc no longer
+# has it, the session's task records still name it.
+cp /bin/true "$TEST_TMP/gtsc-ended-cmd"
+"$TEST_TMP/gtsc-ended-cmd" &
+ended=$!
+wait $ended
+sleep 0.2
+"$G" snapshot "$NAME" -o "$TEST_TMP/ended.gtsc" > /dev/null 2>&1
+"$G" report -i "$TEST_TMP/ended.gtsc" --json > "$TEST_TMP/ej"
+named=$(count_lines "$TEST_TMP/ej" "\"pid\":$ended,\"tid\":$ended,\"comm\":\"gtsc-ended-cmd\"")
+unnamed=$(count_lines "$TEST_TMP/ej" "\"pid\":$ended,\"tid\":$ended,\"comm\":\"?\"")
+check_expr control/ended-task-named "pid $ended's records in the snapshot: $named named gtsc-ended-cmd, $unnamed unnamed" \
+	'[ "$named" -gt 0 ] && [ "$unnamed" = 0 ]'
+
 "$G" status "$NAME" > "$TEST_TMP/st" 2>&1
 check control/status "status failed: $(head -c 300 "$TEST_TMP/st")" has_line "$TEST_TMP/st" "state=recording"
 check control/status-mode "status does not show the overwrite channel's sub_size/nr_sub" \

@@ -21,6 +21,7 @@
 #include "sink_file.h"
 #include "strbuf.h"
 #include "syscall_classes.h"
+#include "task_names.h"
 
 #define MAX_META_CHUNKS 8
 
@@ -42,7 +43,13 @@ struct gtsc_recording {
 	struct meta_chunk meta[MAX_META_CHUNKS];
 	int nr_meta;
 	struct strbuf extra; /* add_meta's trailer lines */
+	/* The session's sink: notes task names on their way to the file. */
+	struct gtsc_sink tee;
+	struct task_names *names;
 };
+
+/* Threads whose names a snapshot can give after they ended: ~1.5 MiB at most. */
+#define NAMES_MAX 32768
 
 #define rlog(r, ...) gtsc_log((r)->p.eo.log, (r)->p.eo.log_ctx, GTSC_LOG_WARN, __VA_ARGS__)
 
@@ -107,11 +114,29 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 	r->cmdline = dup_or_null(OPTS_GET(opts, cmdline, NULL) ?: program_invocation_name, &err);
 	r->command = dup_or_null(OPTS_GET(opts, command, NULL) ?: "", &err);
 	r->zlib_level = OPTS_GET(opts, no_compress, false) ? 0 : 1;
+	r->names = task_names__new(NAMES_MAX);
+	if (!err && !r->names)
+		err = -ENOMEM;
 	if (err) {
 		gtsc_recording__free(r);
 		return errno = -err, NULL;
 	}
 	return r;
+}
+
+static int tee_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
+{
+	struct gtsc_recording *r = container_of(sink, struct gtsc_recording, tee);
+
+	task_names__note(r->names, rec);
+	return r->fs ? gtsc_file_sink__sink(r->fs)->record(gtsc_file_sink__sink(r->fs), rec) : 0;
+}
+
+static int tee_round_end(struct gtsc_sink *sink)
+{
+	struct gtsc_recording *r = container_of(sink, struct gtsc_recording, tee);
+
+	return r->fs ? gtsc_file_sink__sink(r->fs)->round_end(gtsc_file_sink__sink(r->fs)) : 0;
 }
 
 int gtsc_recording__open(struct gtsc_recording *r)
@@ -128,7 +153,8 @@ int gtsc_recording__open(struct gtsc_recording *r)
 		rlog(r, "cannot create %s: %s", r->path, strerror(-err));
 		return err;
 	}
-	r->s = gtsc_session__open_sink(&r->p.eo, gtsc_file_sink__sink(r->fs));
+	r->tee = (struct gtsc_sink){ .record = tee_record, .round_end = tee_round_end };
+	r->s = gtsc_session__open_sink(&r->p.eo, &r->tee);
 	if (!r->s) {
 		err = -errno; /* the session said why */
 		gtsc_file_sink__abort(r->fs);
@@ -347,8 +373,12 @@ static int snapshot_records(struct gtsc_recording *r, struct gtsc_file_sink *fs,
 	fl = flight_array(r->s, &max);
 	if (!fl)
 		return -ENOMEM;
-	/* Comms as of now, dated at the start: they name every pid in the file. */
+	/*
+	 * Names dated at the start, so that they name every pid in the file:
+	 * those the task channel gave, then /proc's for the tasks alive now.
+	 */
 	n = meta_put(r, fs);
+	n = n ?: task_names__write(r->names, sink, gtsc_session__start_ns(r->s));
 	n = n ?: write_comms(r, sink, gtsc_session__start_ns(r->s));
 	n = n ?: gtsc_session__flight_read(r->s, how, sink, fl, max);
 	if (n >= 0) {
@@ -393,6 +423,12 @@ int gtsc_recording__snapshot(struct gtsc_recording *r, const char *path,
 	if (!gtsc_session__channels(r->s)->nr_flight_heads)
 		return -ENOENT;
 	how = OPTS_GET(opts, consume, false) ? GTSC_FLIGHT_CONSUME : GTSC_FLIGHT_ALL;
+	/* The task records not drained yet: names of tasks that just ended (a trigger's). */
+	if (r->fs) {
+		err = gtsc_session__poll(r->s, 0);
+		if (err < 0)
+			rlog(r, "draining the rings before a snapshot failed: %s", strerror(-err));
+	}
 	wo.zlib_level = r->zlib_level;
 	fs = gtsc_file_sink__create(path, &wo);
 	if (!fs) {
@@ -479,5 +515,6 @@ void gtsc_recording__free(struct gtsc_recording *r)
 	free(r->tool);
 	free(r->cmdline);
 	free(r->command);
+	task_names__free(r->names);
 	free(r);
 }
