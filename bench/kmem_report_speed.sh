@@ -149,8 +149,12 @@ for name in short long; do
 	row "gtsc-bpf report --kmem" "$ge" "$gc" "$gw" "$gr"
 	row "gtsc-bpf report --kmem (raw trace)" "$re" "$rc" "$rw" "$rr"
 	row "perf kmem --caller stat" "$pe" "$pc" "$pw" "$pr"
-	awk -v ge="$ge" -v gc="$gc" -v re="$re" -v rc="$rc" -v pe="$pe" -v pc="$pc" 'BEGIN {
+	awk -v ge="$ge" -v gc="$gc" -v re="$re" -v rc="$rc" -v pe="$pe" -v pc="$pc" \
+		-v gw="$gw" -v rw="$rw" -v pw="$pw" 'BEGIN {
 		if (gc > 0 && rc > 0 && pc > 0 && pe > 0)
 			printf "  per event and CPU second, gtsc-bpf is %.1fx (compressed) and %.1fx (raw) as fast as perf\n",
-				(ge / gc) / (pe / pc), (re / rc) / (pe / pc) }'
+				(ge / gc) / (pe / pc), (re / rc) / (pe / pc)
+		if (gw > 0 && rw > 0 && pw > 0 && pe > 0)
+			printf "  per event and wall second, gtsc-bpf is %.1fx (compressed) and %.1fx (raw) as fast as perf\n",
+				(ge / gw) / (pe / pw), (re / rw) / (pe / pw) }'
 done

@@ -140,10 +140,9 @@ struct gtsc_kmem_analysis_opts {
 	size_t sz;
 	const __u32 *pids; /**< only these thread groups; none: every one */
 	size_t nr_pids;
-	bool single_thread; /**< gtsc_kmem_analysis__read on the caller's thread only */
 	size_t : 0;
 };
-#define gtsc_kmem_analysis_opts__last_field single_thread
+#define gtsc_kmem_analysis_opts__last_field nr_pids
 
 /** @return an empty analysis, or NULL and errno */
 GTSC_API struct gtsc_kmem_analysis *
@@ -165,9 +164,8 @@ GTSC_API int gtsc_kmem_analysis__finish(struct gtsc_kmem_analysis *a, __u64 end_
 
 /**
  * @brief Adds every record of R (from where it is) and finishes, with live
- * objects aged to the end of the recording.  With more than one CPU a
- * reader thread decompresses while the caller's thread analyses, unless
- * opts->single_thread.
+ * objects aged to the end of the recording, on the caller's thread (the
+ * records are analysed where the reader decompressed them, without a copy).
  * @return 0, or -errno (the reader's error, or -ENOMEM)
  */
 GTSC_API int gtsc_kmem_analysis__read(struct gtsc_kmem_analysis *a, struct gtsc_reader *r);
@@ -275,12 +273,12 @@ struct gtsc_check_stats {
 
 struct gtsc_check;
 
+/** Nothing to set yet: a struct so that options can come without a new function. */
 struct gtsc_check_opts {
 	size_t sz;
-	bool single_thread; /**< as gtsc_kmem_analysis_opts' */
 	size_t : 0;
 };
-#define gtsc_check_opts__last_field single_thread
+#define gtsc_check_opts__last_field sz
 
 /**
  * @brief Checks the trace at PATH as kmemtrace_check did: is it whole

@@ -376,12 +376,22 @@ static void test_gfp_from_formats(struct test_ctx *t)
 	kmem_gfp__free(&g);
 }
 
-static struct kmem_analysis *stream(const char *path, bool threaded)
+/* PATH through the batch path (BATCHES) or one record at a time. */
+static struct kmem_analysis *stream(const char *path, bool batches)
 {
 	struct gtsc_reader *r = gtsc_reader__open(path, NULL);
 	struct kmem_analysis *a = kmem_analysis__new(NULL);
+	const struct gtsc_rec_hdr *rec;
+	int n = 0;
 
-	if (!r || !a || kmem_stream__run(r, a, threaded)) {
+	if (r && a && !batches) {
+		while ((n = gtsc_reader__next(r, &rec)) > 0 && !kmem_analysis__add(a, rec))
+			;
+		/* aged to the recording's end, as kmem_stream__run does */
+		n = n ?: kmem_analysis__finish(a, strtoull(gtsc_reader__meta(r, "end_ns") ?: "0",
+							   NULL, 10));
+	}
+	if (!r || !a || n || (batches && kmem_stream__run(r, a))) {
 		kmem_analysis__free(a);
 		a = NULL;
 	}
@@ -389,8 +399,8 @@ static struct kmem_analysis *stream(const char *path, bool threaded)
 	return a;
 }
 
-/* The reader thread and the batches change nothing: the same numbers as inline. */
-static void test_stream_threaded(struct test_ctx *t)
+/* The batches analysed where the reader left them: the same numbers as record by record. */
+static void test_stream_batches(struct test_ctx *t)
 {
 	struct kmem_analysis *a, *b;
 	const struct kmem_results *x, *y;
@@ -425,7 +435,7 @@ static void test_stream_threaded(struct test_ctx *t)
  */
 static void test_public_api(struct test_ctx *t)
 {
-	GTSC_OPTS(gtsc_kmem_analysis_opts, o, .single_thread = true);
+	GTSC_OPTS(gtsc_kmem_analysis_opts, o);
 	struct kmem_analysis *ref = planted(t, "public_ref");
 	const struct gtsc_kmem_summary *sum;
 	struct gtsc_kmem_analysis *a;
@@ -494,7 +504,7 @@ static const struct test_case cases[] = {
 	{ "cache_groups", test_cache_groups },
 	{ "pid_filter", test_pid_filter },
 	{ "bounded_memory", test_bounded_memory },
-	{ "stream_threaded", test_stream_threaded },
+	{ "stream_batches", test_stream_batches },
 	{ "objmap_tombstones", test_objmap_tombstones },
 	{ "kfree_cache_legality", test_kfree_cache_legality },
 	{ "gfp_eval", test_gfp_eval },

@@ -295,7 +295,7 @@ static void test_not_a_trace(struct test_ctx *t)
 /* The public gtsc_check: the same counts, and the findings as one text. */
 static void test_public_check(struct test_ctx *t)
 {
-	GTSC_OPTS(gtsc_check_opts, o, .single_thread = true);
+	GTSC_OPTS(gtsc_check_opts, o);
 	const struct gtsc_check_stats *st;
 	struct gtsc_check *k;
 	struct ktrace kt;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "kmem_analysis.h"
 #include "kmem_map.h"
+#include "trace_reader.h"
 #include "trace_util.h"
 
 #define PFN_FAILED ((__u64)-1) /* what mm_page_alloc reports for a failed allocation */
@@ -16,8 +17,32 @@ struct table {
 	struct kmem_idmap idx;
 };
 
+/* Indexes of an allocation's call site, group (slabs), gfp value and stack (if any). */
+struct alloc_ids {
+	__u32 site, group, gfp, stack;
+};
+
+/*
+ * The indexes last found for a combination of call site, group, gfp value
+ * and stack, in a direct-mapped slot: allocations repeat a few combinations,
+ * and one comparison replaces four table lookups.  Table entries are never
+ * removed, so a remembered index stays right.
+ */
+struct hot_alloc {
+	__u64 call_site;
+	__u64 group_key; /* 0 for pages: their group is their order */
+	__u32 gfp_flags;
+	__u32 stack_id;
+	__u8 kind;
+	bool used;
+	struct alloc_ids ids;
+};
+
+#define HOT_BITS 10
+
 struct kmem_analysis {
 	struct kmem_results res;
+	struct hot_alloc hot[1 << HOT_BITS];
 	struct kmem_objmap objs;
 	struct table sites, groups, gfps, errs, stacks;
 	struct gtsc_kmem_size_class sizes[KMEM_SIZE_CLASSES];
@@ -197,46 +222,12 @@ static int add_err(struct kmem_analysis *a, enum gtsc_kmem_err_class cls, __u8 k
 	return 0;
 }
 
-static int count_gfp(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r)
-{
-	struct gtsc_kmem_gfp_use *g;
-	bool added;
-
-	g = table_get(&a->gfps, r->gfp_flags, &added);
-	if (!g)
-		return -ENOMEM;
-	g->gfp_flags = r->gfp_flags;
-	g->allocs[r->kind]++;
-	g->bytes_alloc += r->bytes_alloc;
-	return 0;
-}
-
 /* Records of ABI 1.0 end before stack_id: read it only when it is there. */
 static __u32 rec_stack_id(const struct gtsc_rec_kmem_alloc *r)
 {
 	if (r->hdr.size < offsetofend(struct gtsc_rec_kmem_alloc, stack_id))
 		return 0;
 	return r->stack_id;
-}
-
-static int count_stack(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r)
-{
-	__u32 id = rec_stack_id(r);
-	struct gtsc_kmem_stack_use *s;
-	bool added;
-
-	if (!id) {
-		a->res.unstacked.allocs++;
-		a->res.unstacked.bytes_alloc += r->bytes_alloc;
-		return 0;
-	}
-	s = table_get(&a->stacks, id, &added);
-	if (!s)
-		return -ENOMEM;
-	s->stack_id = id;
-	s->allocs++;
-	s->bytes_alloc += r->bytes_alloc;
-	return 0;
 }
 
 static void count_size(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r)
@@ -254,9 +245,90 @@ static unsigned int order_slot(unsigned int order)
 	return order < KMEM_ORDERS ? order : KMEM_ORDERS - 1;
 }
 
-/* The group an allocation is counted in: its cache, its kmalloc size, or its page order. */
-static int alloc_group(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r, bool failed,
-		       __u32 *group)
+/* The group key of a slab allocation: its cache, or (unknown cache, kmalloc) its size. */
+static __u64 alloc_group_key(const struct gtsc_rec_kmem_alloc *r, __u64 *id)
+{
+	/* an unknown cache (tracepoint fallback) is known by its size: one size per group */
+	*id = r->kind == GTSC_KMEM_CACHE && r->cache_id ? r->cache_id : r->bytes_alloc;
+	return group_key(r->kind, *id);
+}
+
+/* The tables' entries of an allocation, found one by one (the hot cache missed). */
+static int intern_ids(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r, __u32 stack_id,
+		      struct alloc_ids *ids)
+{
+	struct gtsc_kmem_stack_use *st;
+	struct gtsc_kmem_gfp_use *gu;
+	struct gtsc_kmem_group *g;
+	bool added;
+	__u64 id;
+	int err;
+
+	err = intern_site(a, r->call_site, &ids->site);
+	if (err)
+		return err;
+	if (r->kind != GTSC_KMEM_PAGE) {
+		alloc_group_key(r, &id);
+		g = intern_group(a, r->kind, id, &ids->group);
+		if (!g)
+			return -ENOMEM;
+	}
+	gu = table_get(&a->gfps, r->gfp_flags, &added);
+	if (!gu)
+		return -ENOMEM;
+	gu->gfp_flags = r->gfp_flags;
+	ids->gfp = gu - (struct gtsc_kmem_gfp_use *)a->gfps.items;
+	if (!stack_id)
+		return 0;
+	st = table_get(&a->stacks, stack_id, &added);
+	if (!st)
+		return -ENOMEM;
+	st->stack_id = stack_id;
+	ids->stack = st - (struct gtsc_kmem_stack_use *)a->stacks.items;
+	return 0;
+}
+
+/*
+ * The indexes of R's call site, group, gfp value and stack: from the hot
+ * cache when the combination was seen last in its slot, else interned (new
+ * entries in the same order as without the cache) and remembered.
+ */
+static int alloc_ids(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r, __u32 stack_id,
+		     struct alloc_ids *ids)
+{
+	__u64 id, gkey = r->kind == GTSC_KMEM_PAGE ? 0 : alloc_group_key(r, &id);
+	__u64 mix = r->call_site ^ gkey * 0xff51afd7ed558ccdULL ^
+		    ((__u64)r->gfp_flags << 32 | stack_id) * 0xc4ceb9fe1a85ec53ULL;
+	struct hot_alloc *h = &a->hot[kmem_hash64(mix ^ r->kind, HOT_BITS)];
+	int err;
+
+	if (h->used && h->call_site == r->call_site && h->group_key == gkey &&
+	    h->gfp_flags == r->gfp_flags && h->stack_id == stack_id && h->kind == r->kind) {
+		*ids = h->ids;
+		return 0;
+	}
+	*ids = (struct alloc_ids){};
+	err = intern_ids(a, r, stack_id, ids);
+	if (err)
+		return err;
+	*h = (struct hot_alloc){
+		.call_site = r->call_site,
+		.group_key = gkey,
+		.gfp_flags = r->gfp_flags,
+		.stack_id = stack_id,
+		.kind = r->kind,
+		.used = true,
+		.ids = *ids,
+	};
+	return 0;
+}
+
+/*
+ * The group an allocation is counted in: its cache or its kmalloc size (*GROUP,
+ * its index, in), or its page order (*GROUP out).
+ */
+static void count_group(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r, bool failed,
+			__u32 *group)
 {
 	struct gtsc_kmem_order *o;
 	struct gtsc_kmem_group *g;
@@ -270,21 +342,33 @@ static int alloc_group(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc
 		o->by_migratetype[(__u8)r->migratetype < KMEM_MIGRATETYPES
 					  ? r->migratetype
 					  : KMEM_MIGRATETYPES - 1]++;
-		return 0;
+		return;
 	}
 	count_size(a, r);
-	/* an unknown cache (tracepoint fallback) is known by its size: one size per group */
-	g = intern_group(a, r->kind,
-			 r->kind == GTSC_KMEM_CACHE && r->cache_id ? r->cache_id : r->bytes_alloc,
-			 group);
-	if (!g)
-		return -ENOMEM;
+	g = group_at(a, *group);
 	g->unit = r->bytes_alloc;
 	g->allocs++;
 	g->failed += failed;
 	g->bytes_req += r->bytes_req;
 	g->bytes_alloc += r->bytes_alloc;
-	return 0;
+}
+
+static void count_gfp_stack(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r,
+			    __u32 stack_id, const struct alloc_ids *ids)
+{
+	struct gtsc_kmem_gfp_use *g = (struct gtsc_kmem_gfp_use *)a->gfps.items + ids->gfp;
+	struct gtsc_kmem_stack_use *s;
+
+	g->allocs[r->kind]++;
+	g->bytes_alloc += r->bytes_alloc;
+	if (!stack_id) {
+		a->res.unstacked.allocs++;
+		a->res.unstacked.bytes_alloc += r->bytes_alloc;
+		return;
+	}
+	s = (struct gtsc_kmem_stack_use *)a->stacks.items + ids->stack;
+	s->allocs++;
+	s->bytes_alloc += r->bytes_alloc;
 }
 
 /* The counters every allocation event adds to, whatever its pointer. */
@@ -292,6 +376,8 @@ static int count_alloc(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc
 		       __u32 *site, __u32 *group)
 {
 	struct gtsc_kmem_kind_stats *ks = &a->res.kind[r->kind];
+	__u32 stack_id = rec_stack_id(r);
+	struct alloc_ids ids;
 	struct gtsc_kmem_site *s;
 	int err;
 
@@ -299,12 +385,13 @@ static int count_alloc(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc
 	ks->failed += failed;
 	ks->bytes_req += r->bytes_req;
 	ks->bytes_alloc += r->bytes_alloc;
-	err = intern_site(a, r->call_site, site);
-	err = err ?: alloc_group(a, r, failed, group);
-	err = err ?: count_gfp(a, r);
-	err = err ?: count_stack(a, r);
+	err = alloc_ids(a, r, stack_id, &ids);
 	if (err)
 		return err;
+	*site = ids.site;
+	*group = ids.group;
+	count_group(a, r, failed, group);
+	count_gfp_stack(a, r, stack_id, &ids);
 	s = site_at(a, *site);
 	s->kinds |= 1 << r->kind;
 	s->allocs++;
@@ -501,7 +588,7 @@ int kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *rec)
 	}
 }
 
-void kmem_analysis__prefetch(const struct kmem_analysis *a, const struct gtsc_rec_hdr *rec)
+static void prefetch(const struct kmem_analysis *a, const struct gtsc_rec_hdr *rec)
 {
 	const struct gtsc_rec_kmem_alloc *al = (const void *)rec;
 	const struct gtsc_rec_kmem_free *fr = (const void *)rec;
@@ -510,6 +597,24 @@ void kmem_analysis__prefetch(const struct kmem_analysis *a, const struct gtsc_re
 		kmem_objmap__prefetch(&a->objs, al->kind, al->ptr);
 	else if (rec->type == GTSC_REC_KMEM_FREE)
 		kmem_objmap__prefetch(&a->objs, fr->kind, fr->ptr);
+}
+
+/* Records between an object map slot's prefetch and its use: enough to hide a cache miss. */
+#define AHEAD 8
+
+int kmem_analysis__add_refs(struct kmem_analysis *a, const struct trace_rec_ref *refs, size_t n)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n && i < AHEAD; i++)
+		prefetch(a, refs[i].rec);
+	for (i = 0; !err && i < n; i++) {
+		if (i + AHEAD < n)
+			prefetch(a, refs[i + AHEAD].rec);
+		err = kmem_analysis__add(a, refs[i].rec);
+	}
+	return err;
 }
 
 static void count_live(struct kmem_analysis *a, const struct kmem_obj *o, __u64 end)

@@ -66,13 +66,17 @@ struct kmem_analysis_opts {
 #define kmem_analysis_opts__last_field nr_pids
 
 struct kmem_analysis;
+struct trace_rec_ref;
 
 struct kmem_analysis *kmem_analysis__new(const struct kmem_analysis_opts *opts);
 void kmem_analysis__free(struct kmem_analysis *a);
 /* Feeds one record (other types than kmem are ignored). 0 or -ENOMEM. */
 int kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *rec);
-/* A hint that REC comes soon: its object's table slot starts loading (a cache miss). */
-void kmem_analysis__prefetch(const struct kmem_analysis *a, const struct gtsc_rec_hdr *rec);
+/*
+ * Feeds REFS[0, N)'s records in order, as kmem_analysis__add, with each
+ * record's object map slot loading (a cache miss) a few records ahead.
+ */
+int kmem_analysis__add_refs(struct kmem_analysis *a, const struct trace_rec_ref *refs, size_t n);
 /* Ends the analysis: counts what is live, aged to END_NS (0: the last event). */
 int kmem_analysis__finish(struct kmem_analysis *a, __u64 end_ns);
 /* Valid after finish, until free. */

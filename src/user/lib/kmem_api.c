@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include "kmem_analysis.h"
 #include "kmem_check.h"
 #include "kmem_gfp.h"
@@ -17,7 +16,6 @@ struct gtsc_kmem_analysis {
 	struct kmem_analysis *a;
 	const struct kmem_results *res; /* set once finished */
 	struct gtsc_kmem_summary sum;
-	bool single_thread;
 };
 
 struct gtsc_kmem_gfp {
@@ -44,7 +42,6 @@ struct gtsc_kmem_analysis *gtsc_kmem_analysis__new(const struct gtsc_kmem_analys
 	ka = calloc(1, sizeof(*ka));
 	if (!ka)
 		return errno = ENOMEM, NULL;
-	ka->single_thread = OPTS_GET(opts, single_thread, false);
 	ka->a = kmem_analysis__new(&ao);
 	if (!ka->a) {
 		free(ka);
@@ -110,7 +107,7 @@ int gtsc_kmem_analysis__read(struct gtsc_kmem_analysis *a, struct gtsc_reader *r
 	if (!a || !r || a->res)
 		return -EINVAL;
 	/* decompressing and analysing cost about the same: a pipeline halves the time */
-	err = kmem_stream__run(r, a->a, !a->single_thread && sysconf(_SC_NPROCESSORS_ONLN) > 1);
+	err = kmem_stream__run(r, a->a);
 	if (!err)
 		finished(a);
 	return err;
@@ -247,7 +244,6 @@ struct gtsc_check *gtsc_check__run(const char *path, const struct gtsc_check_opt
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return errno = ENOMEM, NULL;
-	k->k.single_thread = OPTS_GET(opts, single_thread, false);
 	err = kmem_check__run(path, &k->k);
 	if (err) {
 		gtsc_check__free(k);

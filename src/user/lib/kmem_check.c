@@ -401,7 +401,7 @@ static int check_kmem(struct kmem_check *k, const char *path)
 		err = -errno;
 		goto out;
 	}
-	err = kmem_stream__run(r, a, !k->single_thread && sysconf(_SC_NPROCESSORS_ONLN) > 1);
+	err = kmem_stream__run(r, a);
 	if (err)
 		goto out;
 	legal = gtsc_kmem_kfree_cache_legal(gtsc_reader__meta(r, "kernel"));

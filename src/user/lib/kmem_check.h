@@ -19,7 +19,6 @@
 struct kmem_check {
 	struct gtsc_check_stats s; /* what was found, for the summary line and the tests */
 	struct strbuf findings;	   /* one sentence per line */
-	bool single_thread;	   /* the kmem pass reads on the caller's thread */
 };
 
 /* Checks PATH into K (zeroed by the caller).  0 when the check ran, -errno if it could not. */

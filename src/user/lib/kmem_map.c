@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "kmem_map.h"
 
 #define IDMAP_MIN_BITS 8
@@ -69,23 +70,6 @@ void kmem_idmap__free(struct kmem_idmap *m)
 }
 
 /* ---- kmem_objmap ---- */
-
-static inline __u64 obj_key(__u8 kind, __u64 ptr)
-{
-	/* pfns and pointers live in different spaces: keep them apart */
-	return ptr ^ ((__u64)kind << 59);
-}
-
-static struct kmem_obj *probe(struct kmem_obj *slot, unsigned int bits, __u8 kind, __u64 ptr)
-{
-	size_t mask = ((size_t)1 << bits) - 1;
-	size_t h = kmem_hash64(obj_key(kind, ptr), bits);
-
-	for (; slot[h].state != KMEM_OBJ_EMPTY; h = (h + 1) & mask)
-		if (slot[h].ptr == ptr && slot[h].kind == kind)
-			break;
-	return &slot[h];
-}
 
 static bool tombstone(const struct kmem_obj *o)
 {
@@ -180,20 +164,54 @@ static int rehash_in_place(struct kmem_objmap *m, size_t keep, __u64 cut)
 			tmp[n++] = m->slot[i];
 	memset(m->slot, 0, m->cap * sizeof(*m->slot));
 	for (size_t i = 0; i < n; i++)
-		*probe(m->slot, m->bits, tmp[i].kind, tmp[i].ptr) = tmp[i];
+		*kmem_objmap__probe(m->slot, m->bits, tmp[i].kind, tmp[i].ptr) = tmp[i];
 	return 0;
+}
+
+/* Tables from this size on are mapped on their own, in huge pages where the kernel allows. */
+#define SLOTS_HUGE_BYTES (2u << 20)
+
+/*
+ * A zeroed slot array of 1 << BITS.  The table is probed at random: with
+ * 4 KiB pages nearly every probe of a big table is a TLB miss, and filling
+ * it faults a page every 128 slots; huge pages make both rare.
+ */
+static struct kmem_obj *slots_alloc(unsigned int bits)
+{
+	size_t bytes = ((size_t)1 << bits) * sizeof(struct kmem_obj);
+	void *p;
+
+	if (bytes < SLOTS_HUGE_BYTES)
+		return calloc((size_t)1 << bits, sizeof(struct kmem_obj));
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, bytes, MADV_HUGEPAGE); /* a hint: 4 KiB pages work too */
+	return p;
+}
+
+static void slots_free(struct kmem_obj *slot, size_t cap)
+{
+	size_t bytes = cap * sizeof(*slot);
+
+	if (bytes < SLOTS_HUGE_BYTES)
+		free(slot);
+	else
+		munmap(slot, bytes);
 }
 
 static int rehash_to(struct kmem_objmap *m, unsigned int bits, __u64 cut)
 {
-	struct kmem_obj *slot = calloc((size_t)1 << bits, sizeof(*slot));
+	struct kmem_obj *slot = slots_alloc(bits);
 
 	if (!slot)
 		return -ENOMEM;
 	for (size_t i = 0; i < m->cap; i++)
 		if (kept(&m->slot[i], cut))
-			*probe(slot, bits, m->slot[i].kind, m->slot[i].ptr) = m->slot[i];
-	free(m->slot);
+			*kmem_objmap__probe(slot, bits, m->slot[i].kind, m->slot[i].ptr) =
+				m->slot[i];
+	if (m->slot)
+		slots_free(m->slot, m->cap);
 	m->slot = slot;
 	m->cap = (size_t)1 << bits;
 	m->bits = bits;
@@ -207,7 +225,7 @@ static int rehash_to(struct kmem_objmap *m, unsigned int bits, __u64 cut)
  * stays short), so that a rebuild is followed by as many inserts again.  A rebuild at the same size
  * reuses the table: no page is faulted in again.
  */
-static int objmap_rehash(struct kmem_objmap *m)
+int kmem_objmap__rehash(struct kmem_objmap *m)
 {
 	size_t tombs = m->used - m->live, keep_tombs, keep = 0;
 	unsigned int bits = OBJMAP_MIN_BITS;
@@ -226,39 +244,20 @@ static int objmap_rehash(struct kmem_objmap *m)
 	return err;
 }
 
-struct kmem_obj *kmem_objmap__lookup(struct kmem_objmap *m, __u8 kind, __u64 ptr)
-{
-	struct kmem_obj *o;
-
-	if ((m->used + 1) * 2 > m->cap && objmap_rehash(m))
-		return NULL;
-	o = probe(m->slot, m->bits, kind, ptr);
-	if (o->state == KMEM_OBJ_EMPTY) {
-		o->ptr = ptr;
-		o->kind = kind;
-	}
-	return o;
-}
-
-void kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
-{
-	if (m->cap)
-		__builtin_prefetch(&m->slot[kmem_hash64(obj_key(kind, ptr), m->bits)]);
-}
-
 struct kmem_obj *kmem_objmap__peek(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
 {
 	struct kmem_obj *o;
 
 	if (!m->cap)
 		return NULL;
-	o = probe(m->slot, m->bits, kind, ptr);
+	o = kmem_objmap__probe(m->slot, m->bits, kind, ptr);
 	return o->state == KMEM_OBJ_EMPTY ? NULL : o;
 }
 
 void kmem_objmap__free(struct kmem_objmap *m)
 {
-	free(m->slot);
+	if (m->slot)
+		slots_free(m->slot, m->cap);
 	free(m->spare);
 	free(m->ts);
 	*m = (struct kmem_objmap){};

@@ -105,14 +105,54 @@ struct kmem_objmap {
 	size_t live; /* KMEM_OBJ_LIVE slots */
 };
 
+static inline __u64 kmem_obj_key(__u8 kind, __u64 ptr)
+{
+	/* pfns and pointers live in different spaces: keep them apart */
+	return ptr ^ ((__u64)kind << 59);
+}
+
+/* The slot of (KIND, PTR) in SLOT[0, 1 << BITS): its entry or the empty slot ending its probe. */
+static inline struct kmem_obj *kmem_objmap__probe(struct kmem_obj *slot, unsigned int bits,
+						  __u8 kind, __u64 ptr)
+{
+	size_t mask = ((size_t)1 << bits) - 1;
+	size_t h = kmem_hash64(kmem_obj_key(kind, ptr), bits);
+
+	for (; slot[h].state != KMEM_OBJ_EMPTY; h = (h + 1) & mask)
+		if (slot[h].ptr == ptr && slot[h].kind == kind)
+			break;
+	return &slot[h];
+}
+
+/* Rebuilds the table, dropping old tombstones, at the size the kept entries need. */
+int kmem_objmap__rehash(struct kmem_objmap *m);
+
 /*
  * The slot of (KIND, PTR): the existing entry, or an empty slot with kind and
  * ptr filled in (state KMEM_OBJ_EMPTY) that kmem_objmap__set() takes.  NULL
- * on allocation failure.  Valid until the next lookup.
+ * on allocation failure.  Valid until the next lookup.  Inline: two lookups
+ * per event.
  */
-struct kmem_obj *kmem_objmap__lookup(struct kmem_objmap *m, __u8 kind, __u64 ptr);
+static inline struct kmem_obj *kmem_objmap__lookup(struct kmem_objmap *m, __u8 kind, __u64 ptr)
+{
+	struct kmem_obj *o;
+
+	if ((m->used + 1) * 2 > m->cap && kmem_objmap__rehash(m))
+		return NULL;
+	o = kmem_objmap__probe(m->slot, m->bits, kind, ptr);
+	if (o->state == KMEM_OBJ_EMPTY) {
+		o->ptr = ptr;
+		o->kind = kind;
+	}
+	return o;
+}
+
 /* Starts loading the cache line of (KIND, PTR)'s slot. */
-void kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind, __u64 ptr);
+static inline void kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slot[kmem_hash64(kmem_obj_key(kind, ptr), m->bits)]);
+}
 /* The entry of (KIND, PTR) or NULL; never grows the table. */
 struct kmem_obj *kmem_objmap__peek(const struct kmem_objmap *m, __u8 kind, __u64 ptr);
 void kmem_objmap__free(struct kmem_objmap *m);

@@ -1047,18 +1047,42 @@ __u64 gtsc_reader__count(const struct gtsc_reader *r)
 
 /* ---- records ---- */
 
+/* The spare buffer that fits SIZE most tightly, else the biggest (to grow); n_spare > 0. */
+static size_t pick_spare(const struct gtsc_reader *r, size_t size)
+{
+	size_t best = 0;
+
+	for (size_t i = 1; i < r->n_spare; i++) {
+		size_t c = r->spare[i].cap, b = r->spare[best].cap;
+
+		if (b < size ? c > b : c >= size && c < b)
+			best = i;
+	}
+	return best;
+}
+
+/*
+ * A buffer of SIZE bytes for a chunk of the batch being loaded.  Spares are
+ * reused best-fit and grown to powers of two: chunks of every size come and
+ * go, and a buffer freed and allocated again is fresh pages to fault in.
+ */
 static struct rbuf *get_rbuf(struct gtsc_reader *r, size_t size)
 {
 	struct rbuf b = {};
 
 	if (GROW(r->live, r->cap_live, r->n_live + 1))
 		return NULL;
-	if (r->n_spare)
-		b = r->spare[--r->n_spare];
+	if (r->n_spare) {
+		size_t i = pick_spare(r, size);
+
+		b = r->spare[i];
+		r->spare[i] = r->spare[--r->n_spare];
+	}
 	if (b.cap < size || !b.data) {
 		/* contents need not survive: no realloc copy */
 		free(b.data);
-		b.cap = size ? size : 1;
+		for (b.cap = 4096; b.cap < size; b.cap *= 2)
+			;
 		b.data = malloc(b.cap);
 		if (!b.data)
 			return NULL;
@@ -1169,18 +1193,34 @@ static int read_data_chunk(struct gtsc_reader *r, __u64 *batch_max)
 	return 0;
 }
 
+/*
+ * Merges X[0, nx) and Y[0, ny) into OUT, X first on a tie (file order).
+ * Y_IN_PLACE: Y is OUT + nx, where its tail already is when X runs out;
+ * OUT never overtakes Y's unread records.  Branch-free selection: which run
+ * has the next record is a coin toss on interleaved rings.
+ */
+static void merge2(const struct trace_rec_ref *x, size_t nx, const struct trace_rec_ref *y,
+		   size_t ny, struct trace_rec_ref *out, bool y_in_place)
+{
+	const struct trace_rec_ref *xe = x + nx, *ye = y + ny;
+
+	while (x < xe && y < ye) {
+		bool from_y = y->ts < x->ts;
+
+		*out++ = *(from_y ? y : x);
+		y += from_y;
+		x += !from_y;
+	}
+	memmove(out, x, (size_t)(xe - x) * sizeof(*x));
+	if (!y_in_place)
+		memmove(out + (xe - x), y, (size_t)(ye - y) * sizeof(*y));
+}
+
 /* Merges A[lo, mid) and A[mid, hi) into B; ties keep file order. */
 static void merge_runs(const struct trace_rec_ref *a, struct trace_rec_ref *b, size_t lo,
 		       size_t mid, size_t hi)
 {
-	size_t i = lo, j = mid, k = lo;
-
-	while (i < mid && j < hi)
-		b[k++] = a[j].ts < a[i].ts ? a[j++] : a[i++];
-	while (i < mid)
-		b[k++] = a[i++];
-	while (j < hi)
-		b[k++] = a[j++];
+	merge2(a + lo, mid - lo, a + mid, hi - mid, b + lo, false);
 }
 
 static size_t run_end(const struct trace_rec_ref *a, size_t i, size_t n)
@@ -1190,36 +1230,30 @@ static size_t run_end(const struct trace_rec_ref *a, size_t i, size_t n)
 	return i;
 }
 
-/* Runs (ascending stretches) of A[0, N) merged in one pass above this many are merged pairwise. */
+/* Up to this many runs are merged from the back, more pairwise. */
 #define MERGE_WAYS 4
 
 /*
- * Merges the runs of A[0, N) starting at START[0, k) (START[k] = N) into B
- * in one pass: the oldest head wins, the earlier run on a tie (stable).
+ * Merges the runs of A[0, N) starting at START[0, k) (START[k] = N, k >= 2)
+ * into B, from the back: the last two runs, then each run before into that
+ * result in place.  The leftover run (the first) and the rings' runs cover
+ * about the same time, so each merge in place stops where its run ends.
  */
-static void merge_k(const struct trace_rec_ref *a, struct trace_rec_ref *b, size_t *start,
+static void merge_k(const struct trace_rec_ref *a, struct trace_rec_ref *b, const size_t *start,
 		    size_t k, size_t n)
 {
-	size_t cur[MERGE_WAYS], end[MERGE_WAYS];
+	size_t j = k - 2;
 
-	for (size_t i = 0; i < k; i++) {
-		cur[i] = start[i];
-		end[i] = start[i + 1];
-	}
-	for (size_t o = 0; o < n; o++) {
-		size_t best = k;
-
-		for (size_t i = 0; i < k; i++)
-			if (cur[i] < end[i] && (best == k || a[cur[i]].ts < a[cur[best]].ts))
-				best = i;
-		b[o] = a[cur[best]++];
-	}
+	merge_runs(a, b, start[j], start[j + 1], n);
+	while (j--)
+		merge2(a + start[j], start[j + 1] - start[j], b + start[j + 1], n - start[j + 1],
+		       b + start[j], true);
 }
 
 /*
  * Stable natural merge sort.  The input is a few long ascending runs (the
  * sorted leftover, then one per ring): up to MERGE_WAYS of them are merged
- * in one pass, more take log2(rings) pairwise passes.
+ * by merge_k, more take log2(rings) pairwise passes.
  */
 static void sort_pend(struct gtsc_reader *r)
 {
