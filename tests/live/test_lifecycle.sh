@@ -36,3 +36,20 @@ check lifecycle/killed-has-events "a killed 1 s recording yields $n events" [ "$
 # A command's exit ends the recording; its status is kept.
 "$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- sh -c 'exit 3' 2> "$TEST_TMP/err"
 check lifecycle/command-exit "record of a failing command exited $?" [ $? = 0 ]
+
+# --compress: the same 100000 getppid calls read back whole from each codec,
+# zlib's file the smallest and the uncompressed one the largest.
+for c in lz4 zlib none; do
+	(sleep 0.3; echo g) | "$GTSC" record -q -e syscalls --compress=$c -o "$TEST_TMP/z-$c.gtsc" \
+		-- "$WORKLOADS/storm" 100000 > /dev/null 2> "$TEST_TMP/err-$c"
+	n=$("$GTSC" report -i "$TEST_TMP/z-$c.gtsc" --summary 2> /dev/null | awk '$NF == "getppid" { print $3 }')
+	check lifecycle/compress-$c "--compress=$c: $n getppid calls read back, $(head -c 200 "$TEST_TMP/err-$c")" \
+		[ "$n" = 100000 ]
+done
+sz() { stat -c %s "$TEST_TMP/z-$1.gtsc"; }
+check_expr lifecycle/compress-sizes "sizes zlib $(sz zlib), lz4 $(sz lz4), none $(sz none)" \
+	'[ "$(sz zlib)" -lt "$(sz lz4)" ] && [ "$(sz lz4)" -lt "$(sz none)" ]'
+"$GTSC" record --compress=xz -a -d 1 -o "$TEST_TMP/x.gtsc" 2> "$TEST_TMP/err"
+rc=$?
+check_expr lifecycle/compress-unknown "--compress=xz: rc $rc, $(head -c 200 "$TEST_TMP/err")" \
+	'[ $rc = 2 ] && has_line "$TEST_TMP/err" "--compress takes lz4, zlib or none"'

@@ -38,7 +38,7 @@ struct record_opts {
 	const char *channels[MAX_CHANNEL_ARGS]; /* --channel, as given */
 	size_t nr_channels;
 	bool allow_missing;
-	bool no_compress;
+	enum gtsc_compression compress;
 	bool stacks; /* --stacks */
 	char **cmd; /* after "--" */
 	char name[GTSC_SESSION_NAME_MAX];
@@ -124,7 +124,8 @@ static void usage(FILE *f)
 		"                          (default gtsc-PID)\n"
 		"      --daemon            keep recording in the background; end it with\n"
 		"                          'gtsc-bpf kill NAME'\n"
-		"      --no-compress       store chunks uncompressed\n"
+		"      --compress=ALG      lz4 (default: fast to report), zlib (half the\n"
+		"                          size) or none; --no-compress is none\n"
 		"      --stacks            a kernel stack for each kmem allocation and -k hit\n"
 		"                          (report --kmem --folded)\n"
 		"  -q, --quiet             no summary\n"
@@ -166,6 +167,23 @@ static int parse_pids(struct record_opts *o, const char *arg)
 }
 
 /* --channel NAME:KEY=VALUE[,...]: checked by the library with the other options. */
+static int parse_compress(struct record_opts *o, const char *alg)
+{
+	static const char *const names[] = {
+		[GTSC_COMPRESS_LZ4] = "lz4",
+		[GTSC_COMPRESS_ZLIB] = "zlib",
+		[GTSC_COMPRESS_NONE] = "none",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(alg, names[i])) {
+			o->compress = i;
+			return 0;
+		}
+	fprintf(stderr, "gtsc-bpf: --compress takes lz4, zlib or none, not '%s'\n", alg);
+	return -EINVAL;
+}
+
 static int add_channel(struct record_opts *o, const char *arg)
 {
 	if (o->nr_channels == MAX_CHANNEL_ARGS) {
@@ -192,7 +210,7 @@ static int parse_capture_size(struct record_opts *o, const char *arg)
 
 static int parse_args(struct record_opts *o, int argc, char **argv)
 {
-	enum { OPT_CHANNEL = 256, OPT_ALLOW_MISSING, OPT_NO_COMPRESS, OPT_NAME, OPT_DAEMON,
+	enum { OPT_CHANNEL = 256, OPT_ALLOW_MISSING, OPT_NO_COMPRESS, OPT_COMPRESS, OPT_NAME, OPT_DAEMON,
 	       OPT_NO_CAPTURE, OPT_CGROUP, OPT_SNAPSHOT_ON, OPT_STACKS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -209,6 +227,7 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		{ "channel", required_argument, NULL, OPT_CHANNEL },
 		{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
 		{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
+		{ "compress", required_argument, NULL, OPT_COMPRESS },
 		{ "stacks", no_argument, NULL, OPT_STACKS },
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "daemon", no_argument, NULL, OPT_DAEMON },
@@ -250,7 +269,8 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		case OPT_CGROUP: o->probes.cgroup = optarg; break;
 		case OPT_CHANNEL: err = add_channel(o, optarg); break;
 		case OPT_ALLOW_MISSING: o->allow_missing = true; break;
-		case OPT_NO_COMPRESS: o->no_compress = true; break;
+		case OPT_NO_COMPRESS: o->compress = GTSC_COMPRESS_NONE; break;
+		case OPT_COMPRESS: err = parse_compress(o, optarg); break;
 		case OPT_STACKS: o->stacks = true; break;
 		case OPT_NAME:
 			if (gtsc_control__check_name(optarg)) {
@@ -793,7 +813,7 @@ static struct gtsc_recording *record_new(struct record_opts *o, char **argv)
 		  .no_capture = o->no_capture, .snapshot_on = o->snapshot_on,
 		  .stacks = o->stacks);
 	char *cmdline = join_args("gtsc-bpf ", argv), *command = join_args("", o->cmd);
-	GTSC_OPTS(gtsc_recording_opts, ro, .no_compress = o->no_compress,
+	GTSC_OPTS(gtsc_recording_opts, ro, .compress = o->compress,
 		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command);
 	struct gtsc_recording *rec = NULL;
 

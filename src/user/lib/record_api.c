@@ -38,6 +38,7 @@ struct gtsc_recording {
 	char *cgroup;
 	char *tool, *cmdline, *command;
 	int zlib_level;
+	long codec; /* enum gtsc_writer_codec */
 	struct gtsc_session *s;
 	struct gtsc_file_sink *fs; /* NULL once finished */
 	struct meta_chunk meta[MAX_META_CHUNKS];
@@ -113,7 +114,12 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 	r->tool = dup_or_null(OPTS_GET(opts, tool, NULL) ?: "libgtsc", &err);
 	r->cmdline = dup_or_null(OPTS_GET(opts, cmdline, NULL) ?: program_invocation_name, &err);
 	r->command = dup_or_null(OPTS_GET(opts, command, NULL) ?: "", &err);
-	r->zlib_level = OPTS_GET(opts, no_compress, false) ? 0 : 1;
+	switch (OPTS_GET(opts, compress, GTSC_COMPRESS_LZ4)) {
+	case GTSC_COMPRESS_LZ4: r->zlib_level = 1, r->codec = GTSC_WRITER_LZ4; break;
+	case GTSC_COMPRESS_ZLIB: r->zlib_level = 1, r->codec = GTSC_WRITER_ZLIB; break;
+	case GTSC_COMPRESS_NONE: r->zlib_level = 0; break;
+	default: err = -EINVAL;
+	}
 	r->names = task_names__new(NAMES_MAX);
 	if (!err && !r->names)
 		err = -ENOMEM;
@@ -147,6 +153,7 @@ int gtsc_recording__open(struct gtsc_recording *r)
 	if (!r || r->s)
 		return -EINVAL;
 	wo.zlib_level = r->zlib_level;
+	wo.data_codec = r->codec;
 	r->fs = gtsc_file_sink__create(r->path, &wo);
 	if (!r->fs) {
 		err = -errno;
@@ -430,6 +437,7 @@ int gtsc_recording__snapshot(struct gtsc_recording *r, const char *path,
 			rlog(r, "draining the rings before a snapshot failed: %s", strerror(-err));
 	}
 	wo.zlib_level = r->zlib_level;
+	wo.data_codec = r->codec;
 	fs = gtsc_file_sink__create(path, &wo);
 	if (!fs) {
 		err = -errno;
