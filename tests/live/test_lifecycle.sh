@@ -37,14 +37,15 @@ check lifecycle/killed-has-events "a killed 1 s recording yields $n events" [ "$
 "$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- sh -c 'exit 3' 2> "$TEST_TMP/err"
 check lifecycle/command-exit "record of a failing command exited $?" [ $? = 0 ]
 
-# --compress: the same 100000 getppid calls read back whole from each codec,
+# --compress: the same 20000 getppid calls (they fit the rings: no drop even
+# where compressing is slow, as in the VM lane) read back whole from each codec,
 # zlib's file the smallest and the uncompressed one the largest.
 for c in lz4 zlib none; do
 	(sleep 0.3; echo g) | "$GTSC" record -q -e syscalls --compress=$c -o "$TEST_TMP/z-$c.gtsc" \
-		-- "$WORKLOADS/storm" 100000 > /dev/null 2> "$TEST_TMP/err-$c"
+		-- "$WORKLOADS/storm" 20000 > /dev/null 2> "$TEST_TMP/err-$c"
 	n=$("$GTSC" report -i "$TEST_TMP/z-$c.gtsc" --summary 2> /dev/null | awk '$NF == "getppid" { print $3 }')
 	check lifecycle/compress-$c "--compress=$c: $n getppid calls read back, $(head -c 200 "$TEST_TMP/err-$c")" \
-		[ "$n" = 100000 ]
+		[ "$n" = 20000 ]
 done
 sz() { stat -c %s "$TEST_TMP/z-$1.gtsc"; }
 check_expr lifecycle/compress-sizes "sizes zlib $(sz zlib), lz4 $(sz lz4), none $(sz none)" \
