@@ -57,6 +57,7 @@ enum gtsc_sys_nr_flags {
 #define GTSC_CAP_DATA_MAX 4096
 #define GTSC_CAP_ARGV_MAX 8
 #define GTSC_CAP_SOCKADDR_MAX 128
+#define GTSC_CAP_FIXED_MAX 256 /* struct stat is 144 bytes on x86-64 */
 #define GTSC_CAP_SPECS 4     /* captured arguments of one syscall at most */
 #define GTSC_CAP_RETRY_MAX 4 /* faulted reads one call can retry at exit */
 
@@ -75,6 +76,13 @@ enum gtsc_cap_how {
 	GTSC_CAP_OUT_BUF,      /* bytes, length ret, up to -s */
 	GTSC_CAP_OUT_STR,      /* string without NUL (readlink), length ret, up to -s */
 	GTSC_CAP_OUT_SOCKADDR, /* struct sockaddr, length in *(int *)argument len_arg */
+	/*
+	 * A struct or int array of the spec's size bytes, never cut by -s:
+	 * IN read at sys_enter (retried at exit), OUT at sys_exit when the
+	 * call succeeded, as the OUT_* above.
+	 */
+	GTSC_CAP_IN_FIXED,
+	GTSC_CAP_OUT_FIXED,
 };
 
 struct gtsc_cap_spec {
@@ -82,6 +90,8 @@ struct gtsc_cap_spec {
 	__u8 arg;
 	__u8 len_arg;
 	__u8 __pad;
+	__u16 size; /* GTSC_CAP_*_FIXED: bytes, at most GTSC_CAP_FIXED_MAX */
+	__u16 __pad2;
 };
 
 enum gtsc_cap_flags {

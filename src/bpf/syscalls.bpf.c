@@ -8,8 +8,9 @@
  *
  * Two things happen before a record costs ring space: the syscall filter
  * and, for the few syscalls whose arguments point at user memory worth
- * keeping (paths, written and read data, sockaddrs; the table is gtsc_cap,
- * filled by the loader), a capture bounded by gtsc_syscalls.h.  One rodata
+ * keeping (paths, written and read data, sockaddrs, fixed-size structs
+ * such as struct stat; the table is gtsc_cap, filled by the loader), a
+ * capture bounded by gtsc_syscalls.h.  One rodata
  * byte per syscall number says which: every other syscall writes the fixed
  * 80/40-byte record exactly as before, after one load and one test.
  */
@@ -79,7 +80,7 @@ struct cap_pending {
 struct cap_scratch {
 	__u8 rec[SCRATCH_SZ];
 	struct cap_pending pend;
-	__u64 args[6];
+	__u64 args[8]; /* 6 used: 8 for arg_index()'s mask */
 	struct pt_regs regs; /* raw_tp/sys_exit's copy */
 	__u32 off;  /* where the next item starts, from the record's start */
 	__u32 last; /* offset of the last item written */
@@ -253,8 +254,16 @@ static __always_inline __u8 how_kind(__u8 how)
 	case GTSC_CAP_OUT_BUF: return GTSC_PAY_BUF;
 	case GTSC_CAP_IN_SOCKADDR:
 	case GTSC_CAP_OUT_SOCKADDR: return GTSC_PAY_SOCKADDR;
+	case GTSC_CAP_IN_FIXED:
+	case GTSC_CAP_OUT_FIXED: return GTSC_PAY_BUF;
 	default: return GTSC_PAY_STR;
 	}
+}
+
+/* A struct's size from the table, bounded for the verifier (the loader never exceeds it). */
+static __always_inline __u32 fixed_len(__u16 size)
+{
+	return size > GTSC_CAP_FIXED_MAX ? GTSC_CAP_FIXED_MAX : size;
 }
 
 /* ---- sys_enter ---- */
@@ -307,6 +316,19 @@ static __always_inline void cap_strv(struct cap_scratch *sc, struct cap_pending 
 		((struct gtsc_payload_item *)(sc->rec + sc->last))->flags |= GTSC_PAY_MORE;
 }
 
+/*
+ * An argument index already checked <= 5, bounded again where it is used:
+ * clang may spill the spec's byte before the check and reload it after,
+ * and 6.1's verifier does not carry the check over to the reloaded copy
+ * (later kernels track spilled scalars).  The mask is in asm so that clang
+ * cannot drop it as redundant.
+ */
+static __always_inline __u32 arg_index(__u32 i)
+{
+	asm volatile("%[i] &= 7" : [i] "+r"(i));
+	return i;
+}
+
 static __always_inline void cap_enter_spec(struct cap_scratch *sc, struct cap_pending *p,
 					   struct gtsc_cap_spec sp)
 {
@@ -315,8 +337,8 @@ static __always_inline void cap_enter_spec(struct cap_scratch *sc, struct cap_pe
 
 	if (sp.arg > 5 || sp.len_arg > 5)
 		return;
-	ptr = sc->args[sp.arg];
-	len = sc->args[sp.len_arg];
+	ptr = sc->args[arg_index(sp.arg)];
+	len = sc->args[arg_index(sp.len_arg)];
 	if (!ptr)
 		return; /* NULL: the report prints the argument as it is */
 	switch (sp.how) {
@@ -338,6 +360,11 @@ static __always_inline void cap_enter_spec(struct cap_scratch *sc, struct cap_pe
 		len = clamp_len((int)len, GTSC_CAP_SOCKADDR_MAX, &flags);
 		if (cap_bytes(sc, sp.arg, GTSC_PAY_SOCKADDR, flags, ptr, len))
 			cap_retry_later(sc, p, sp.how, sp.arg, 0, flags, ptr, len);
+		break;
+	case GTSC_CAP_IN_FIXED:
+		len = fixed_len(sp.size);
+		if (cap_bytes(sc, sp.arg, GTSC_PAY_BUF, 0, ptr, len))
+			cap_retry_later(sc, p, sp.how, sp.arg, 0, 0, ptr, len);
 		break;
 	}
 }
@@ -451,8 +478,8 @@ static __always_inline void cap_exit_spec(struct cap_scratch *sc, struct gtsc_ca
 
 	if (sp.arg > 5 || sp.len_arg > 5 || ret < 0)
 		return;
-	ptr = sc->args[sp.arg];
-	lenp = sc->args[sp.len_arg];
+	ptr = sc->args[arg_index(sp.arg)];
+	lenp = sc->args[arg_index(sp.len_arg)];
 	if (!ptr)
 		return;
 	switch (sp.how) {
@@ -465,6 +492,10 @@ static __always_inline void cap_exit_spec(struct cap_scratch *sc, struct gtsc_ca
 		if (!lenp || bpf_probe_read_user(&alen, sizeof(alen), (void *)lenp) || alen <= 0)
 			return;
 		len = clamp_len(alen, GTSC_CAP_SOCKADDR_MAX, &flags);
+		break;
+	case GTSC_CAP_OUT_FIXED:
+		len = fixed_len(sp.size);
+		flags = 0;
 		break;
 	default:
 		return;

@@ -44,6 +44,7 @@ static void files(void)
 
 	fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	syscall(SYS_write, fd, "hello oracle\n", 13);
+	syscall(SYS_fstat, fd, &st); /* S_IFREG|0640 (the umask is the same in both runs), 13 */
 	syscall(SYS_lseek, fd, 0, SEEK_SET);
 	syscall(SYS_lseek, fd, (off_t)-3, SEEK_END);
 	syscall(SYS_fcntl, fd, F_GETFD);
@@ -66,6 +67,10 @@ static void files(void)
 	syscall(SYS_openat, AT_FDCWD, "/nonexistent/oracle", O_RDONLY);
 	syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0);
 	syscall(SYS_newfstatat, AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW);
+	syscall(SYS_stat, path, &st);
+	syscall(SYS_lstat, path, &st);
+	syscall(SYS_stat, "/dev/null", &st); /* st_rdev=makedev(0x1, 0x3) */
+	syscall(SYS_stat, "/nonexistent/oracle", &st); /* ENOENT: the pointer */
 	syscall(SYS_access, path, R_OK | W_OK);
 	syscall(SYS_faccessat, AT_FDCWD, "/nonexistent/oracle", F_OK);
 	syscall(SYS_mkdirat, AT_FDCWD, dir, 0750);
@@ -92,24 +97,37 @@ static void memory(void)
 
 static void signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t set;
+	struct sigaction sa = { .sa_handler = on_signal }, old;
+	struct timespec ts = { 0, 1000 };
+	struct rlimit rl;
+	sigset_t set, oset;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigaction(SIGUSR1, &sa, NULL);
+	sigaddset(&sa.sa_mask, SIGUSR2);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, &old); /* both structs */
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	syscall(SYS_kill, getpid(), SIGUSR1);
+	syscall(SYS_rt_sigpending, &oset, 8);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, &oset, 8);
 	sigprocmask(SIG_UNBLOCK, &set, NULL); /* the handler runs here */
 	syscall(SYS_kill, getpid(), 0);
 	syscall(SYS_kill, 999999999, SIGTERM); /* ESRCH */
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, NULL, NULL, 8);
+	syscall(SYS_nanosleep, &ts, NULL);
+	/* RLIMIT_STACK: neither strace nor gtsc-bpf changes it for the child */
+	syscall(SYS_getrlimit, RLIMIT_STACK, &rl);
+	syscall(SYS_setrlimit, RLIMIT_STACK, &rl);
+	syscall(SYS_prlimit64, 0, RLIMIT_STACK, NULL, &rl);
 }
 
 static void sockets(void)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t len = sizeof(a);
+	struct sockaddr_storage peer;
+	socklen_t len = sizeof(a), plen = sizeof(peer);
 	int one = 1, s, c, d, sv[2];
 
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -120,7 +138,8 @@ static void sockets(void)
 	syscall(SYS_getsockname, s, &a, &len);
 	c = syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
 	syscall(SYS_connect, c, &a, sizeof(a));
-	d = syscall(SYS_accept4, s, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	d = syscall(SYS_accept4, s, &peer, &plen, SOCK_CLOEXEC | SOCK_NONBLOCK); /* [128 => 16] */
+	syscall(SYS_getpeername, d, &peer, &plen); /* [16] */
 	syscall(SYS_sendto, c, "ping", 4, MSG_NOSIGNAL, NULL, 0);
 	syscall(SYS_recvfrom, d, buf, 16, 0, NULL, NULL);
 	syscall(SYS_shutdown, c, SHUT_WR);
@@ -146,6 +165,9 @@ static void pipes(void)
 	syscall(SYS_read, p[0], buf, 8); /* EAGAIN */
 	syscall(SYS_close, p[0]);
 	syscall(SYS_close, p[1]);
+	syscall(SYS_pipe, p);
+	syscall(SYS_close, p[0]);
+	syscall(SYS_close, p[1]);
 }
 
 static int child_fn(void *arg)
@@ -157,7 +179,7 @@ static int child_fn(void *arg)
 static void processes(void)
 {
 	static char stack[64 << 10] __attribute__((aligned(16)));
-	int status;
+	int status, p[2];
 	pid_t pid;
 
 	syscall(SYS_prctl, PR_GET_DUMPABLE, 0, 0, 0, 0);
@@ -172,6 +194,18 @@ static void processes(void)
 	}
 	syscall(SYS_wait4, pid, &status, 0, NULL);
 	syscall(SYS_wait4, -1, &status, WNOHANG, NULL); /* ECHILD */
+	/* A child that waits for the pipe to close: WNOHANG finds it running. */
+	syscall(SYS_pipe2, p, O_CLOEXEC);
+	pid = fork();
+	if (pid == 0) {
+		syscall(SYS_close, p[1]);
+		syscall(SYS_read, p[0], buf, 1);
+		syscall(SYS_exit_group, 0);
+	}
+	syscall(SYS_close, p[0]);
+	syscall(SYS_wait4, pid, &status, WNOHANG, NULL); /* 0: the pointer */
+	syscall(SYS_close, p[1]);
+	syscall(SYS_wait4, pid, &status, 0, NULL);
 	pid = clone(child_fn, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
 	syscall(SYS_wait4, pid, &status, __WALL, NULL);
 	syscall(SYS_setpgid, 0, 0);

@@ -346,6 +346,114 @@ static void test_structs(struct test_ctx *t)
 	syscall_decoder__free(d);
 }
 
+/* What the fixed-size captures (GTSC_CAP_IN_FIXED/OUT_FIXED) carry, in strace's words. */
+static void test_captured_structs(struct test_ctx *t)
+{
+	static const struct gtsc_syscall_info stat_si = {
+		4, "stat", 2, { "const char *", "struct stat *" }, { "filename", "statbuf" },
+	};
+	static const struct gtsc_syscall_info pipe2_si = {
+		293, "pipe2", 2, { "int *", "int" }, { "fildes", "flags" },
+	};
+	static const struct gtsc_syscall_info sigaction_si = {
+		13, "rt_sigaction", 4,
+		{ "int", "const struct sigaction *", "struct sigaction *", "size_t" },
+		{ "sig", "act", "oact", "sigsetsize" },
+	};
+	static const struct gtsc_syscall_info getsockname_si = {
+		51, "getsockname", 3,
+		{ "int", "struct sockaddr *", "int *" },
+		{ "fd", "usockaddr", "usockaddr_len" },
+	};
+	static const struct gtsc_syscall_info setsockopt_si = {
+		54, "setsockopt", 5,
+		{ "int", "int", "int", "char *", "int" },
+		{ "fd", "level", "optname", "optval", "optlen" },
+	};
+	static const __u8 sin[16] = { 2, 0, 0x1f, 0x90, 127, 0, 0, 1 };
+	__u8 st[144] = {}, act[32] = {}, old[32] = {};
+	__s32 fds[2] = { 3, 4 }, one = 1, wide[2] = { 1, 0 };
+	__u32 status = 0, len_in = 128, len_out = 16;
+	struct syscall_decoder *d = bare();
+	struct rec en, ex;
+	struct out o;
+
+	/* stat: a char device shows st_rdev instead of st_size; a failed call, its pointer */
+	*(__u32 *)(st + 24) = 020666;
+	*(__u64 *)(st + 40) = 0x103;
+	rec_enter(&en, 10, 100, 4, 0x1000, 0x2000, 0, 0, 0, 0);
+	rec_str(&en, 0, "/dev/null", 0);
+	rec_exit(&ex, 10, 200, 4, 0);
+	rec_item(&ex, 1, GTSC_PAY_BUF, 0, 0, st, sizeof(st));
+	CHECK_STR(t, decode(d, &o, &stat_si, 4, &en, &ex, SD_WHOLE),
+		  "stat(\"/dev/null\", {st_mode=S_IFCHR|0666, st_rdev=makedev(0x1, 0x3), ...}) = 0");
+	rec_exit(&ex, 10, 200, 4, -2);
+	CHECK_STR(t, decode(d, &o, &stat_si, 4, &en, &ex, SD_WHOLE),
+		  "stat(\"/dev/null\", 0x2000) = -1 ENOENT (No such file or directory)");
+	/* a faulted read: the pointer, never the bytes */
+	rec_exit(&ex, 10, 200, 4, 0);
+	rec_item(&ex, 1, GTSC_PAY_BUF, GTSC_PAY_FAULT, 0, "", 0);
+	CHECK_STR(t, decode(d, &o, &stat_si, 4, &en, &ex, SD_WHOLE),
+		  "stat(\"/dev/null\", 0x2000) = 0");
+
+	rec_enter(&en, 10, 100, 293, 0x3000, 02000000, 0, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 293, 0);
+	rec_item(&ex, 0, GTSC_PAY_BUF, 0, 0, fds, sizeof(fds));
+	CHECK_STR(t, decode(d, &o, &pipe2_si, 293, &en, &ex, SD_WHOLE),
+		  "pipe2([3, 4], O_CLOEXEC) = 0");
+
+	/* wait4: WNOHANG with no child ready wrote nothing */
+	rec_enter(&en, 10, 100, 61, -1, 0x7ffc2000, 1, 0, 0, 0);
+	rec_exit(&ex, 10, 200, 61, 0);
+	rec_item(&ex, 1, GTSC_PAY_BUF, 0, 0, &status, 4);
+	CHECK_STR(t, decode(d, &o, &wait4_si, 61, &en, &ex, SD_WHOLE),
+		  "wait4(-1, 0x7ffc2000, WNOHANG, NULL) = 0");
+	status = 9; /* killed by SIGKILL */
+	rec_exit(&ex, 10, 200, 61, 77);
+	rec_item(&ex, 1, GTSC_PAY_BUF, 0, 0, &status, 4);
+	CHECK_STR(t, decode(d, &o, &wait4_si, 61, &en, &ex, SD_WHOLE),
+		  "wait4(-1, [{WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL}], WNOHANG, NULL) = 77");
+
+	/* rt_sigaction: act at enter, oldact at exit */
+	*(__u64 *)act = 0x401000;
+	*(__u64 *)(act + 8) = 0x14000000; /* SA_RESTORER|SA_RESTART */
+	*(__u64 *)(act + 16) = 0x7f0000001000;
+	*(__u64 *)(act + 24) = 1ULL << 11; /* SIGUSR2 */
+	rec_enter(&en, 10, 100, 13, 10, 0x5000, 0x6000, 8, 0, 0);
+	rec_item(&en, 1, GTSC_PAY_BUF, 0, 0, act, sizeof(act));
+	rec_exit(&ex, 10, 200, 13, 0);
+	rec_item(&ex, 2, GTSC_PAY_BUF, 0, 0, old, sizeof(old));
+	CHECK_STR(t, decode(d, &o, &sigaction_si, 13, &en, &ex, SD_WHOLE),
+		  "rt_sigaction(SIGUSR1, {sa_handler=0x401000, sa_mask=[USR2], "
+		  "sa_flags=SA_RESTORER|SA_RESTART, sa_restorer=0x7f0000001000}, "
+		  "{sa_handler=SIG_DFL, sa_mask=[], sa_flags=0}, 8) = 0");
+
+	/* a value-result socklen: [in], [in => out]; a failed call shows what went in */
+	rec_enter(&en, 10, 100, 51, 3, 0x7000, 0x8000, 0, 0, 0);
+	rec_item(&en, 2, GTSC_PAY_BUF, 0, 0, &len_in, 4);
+	rec_exit(&ex, 10, 200, 51, 0);
+	rec_item(&ex, 1, GTSC_PAY_SOCKADDR, 0, 0, sin, sizeof(sin));
+	rec_item(&ex, 2, GTSC_PAY_BUF, 0, 0, &len_out, 4);
+	CHECK_STR(t, decode(d, &o, &getsockname_si, 51, &en, &ex, SD_WHOLE),
+		  "getsockname(3, {sa_family=AF_INET, sin_port=htons(8080), "
+		  "sin_addr=inet_addr(\"127.0.0.1\")}, [128 => 16]) = 0");
+	rec_exit(&ex, 10, 200, 51, -9);
+	CHECK_STR(t, decode(d, &o, &getsockname_si, 51, &en, &ex, SD_WHOLE),
+		  "getsockname(3, 0x7000, [128]) = -1 EBADF (Bad file descriptor)");
+
+	/* setsockopt: an int option, else the pointer */
+	rec_enter(&en, 10, 100, 54, 3, 1, 2, 0x9000, 4, 0);
+	rec_item(&en, 3, GTSC_PAY_BUF, 0, 0, &one, 4);
+	rec_exit(&ex, 10, 200, 54, 0);
+	CHECK_STR(t, decode(d, &o, &setsockopt_si, 54, &en, &ex, SD_WHOLE),
+		  "setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0");
+	rec_enter(&en, 10, 100, 54, 3, 1, 13, 0x9000, 8, 0);
+	rec_item(&en, 3, GTSC_PAY_BUF, 0, 0, wide, sizeof(wide));
+	CHECK_STR(t, decode(d, &o, &setsockopt_si, 54, &en, &ex, SD_WHOLE),
+		  "setsockopt(3, SOL_SOCKET, SO_LINGER, 0x9000, 8) = 0");
+	syscall_decoder__free(d);
+}
+
 static void test_special_args(struct test_ctx *t)
 {
 	static const struct gtsc_syscall_info clone_si = {
@@ -515,6 +623,7 @@ int main(void)
 		{ "unfinished_resumed_parts", test_parts },
 		{ "builtin_table", test_builtin_args },
 		{ "structs", test_structs },
+		{ "captured_structs", test_captured_structs },
 		{ "dependent_args", test_special_args },
 		{ "json", test_json },
 		{ "join_stream", test_join_stream },

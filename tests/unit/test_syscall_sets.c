@@ -112,6 +112,17 @@ static void test_capture_table(struct test_ctx *t)
 	CHECK(t, cap[__NR_sendto].spec[1].how == GTSC_CAP_IN_SOCKADDR &&
 			 cap[__NR_sendto].spec[1].len_arg == 5,
 	      "sendto's destination is not argument 4 with its length in 5");
+	CHECK(t, cap[__NR_fstat].spec[0].how == GTSC_CAP_OUT_FIXED &&
+			 cap[__NR_fstat].spec[0].size == 144 && f[__NR_fstat] == GTSC_SYS_CAP_EXIT,
+	      "fstat's struct stat is not read at exit");
+	CHECK(t, cap[__NR_rt_sigaction].spec[0].how == GTSC_CAP_IN_FIXED &&
+			 cap[__NR_rt_sigaction].spec[1].how == GTSC_CAP_OUT_FIXED &&
+			 f[__NR_rt_sigaction] == (GTSC_SYS_CAP_ENTER | GTSC_SYS_CAP_EXIT),
+	      "rt_sigaction's act and oldact are not both captured");
+	for (int nr = 0; nr < GTSC_NR_SYSCALLS; nr++)
+		for (int i = 0; i < GTSC_CAP_SPECS; i++)
+			CHECK(t, cap[nr].spec[i].size <= GTSC_CAP_FIXED_MAX,
+			      "syscall %d: a struct larger than the BPF side reads", nr);
 	for (int nr = 0; nr < GTSC_NR_SYSCALLS; nr++)
 		CHECK(t, !f[nr] == (cap[nr].spec[0].how == GTSC_CAP_NONE),
 		      "syscall %d: the flags and the table disagree", nr);

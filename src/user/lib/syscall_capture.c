@@ -4,10 +4,13 @@
  * recorded, and how (gtsc_syscalls.h).  One row per syscall, by x86-64
  * number; the BPF side only reads it.  Left out on purpose: iovec and
  * msghdr calls (readv/writev, sendmsg/recvmsg), whose buffers are lists,
- * and ioctl/fcntl/setsockopt, whose argument types depend on the command.
+ * ioctl/fcntl, whose argument types depend on the command, and futex's
+ * timeout: futex is the hottest call there is, and its fourth argument is
+ * a pointer for a few commands only.
  */
 #include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include "syscall_capture.h"
 
@@ -25,6 +28,18 @@
 #define OUT_BUF(a) { GTSC_CAP_OUT_BUF, a, 0, 0 }
 #define OUT_STR(a) { GTSC_CAP_OUT_STR, a, 0, 0 }
 #define OUT_SA(a, lenp) { GTSC_CAP_OUT_SOCKADDR, a, lenp, 0 }
+#define IN_FIXED(a, size) { GTSC_CAP_IN_FIXED, a, 0, 0, size }
+#define OUT_FIXED(a, size) { GTSC_CAP_OUT_FIXED, a, 0, 0, size }
+
+/* x86-64 kernel layouts, as syscall_print.c decodes them. */
+#define STAT_SZ 144	  /* struct stat */
+#define SIGACTION_SZ 32 /* the kernel's struct sigaction: handler, flags, restorer, mask */
+#define SIGSET_SZ 8
+#define TIMESPEC_SZ 16
+#define RLIMIT_SZ 16
+#define CLONE_ARGS_SZ 64 /* CLONE_ARGS_SIZE_VER0: the fields strace shows */
+#define INT_SZ 4
+#define SOCKLEN(a) IN_FIXED(a, INT_SZ), OUT_FIXED(a, INT_SZ) /* value-result: both ends */
 
 struct cap_row {
 	int nr;
@@ -42,12 +57,33 @@ static const struct cap_row rows[] = {
 	/* sockets */
 	{ __NR_connect, 0, { IN_SA(1, 2) } },
 	{ __NR_bind, 0, { IN_SA(1, 2) } },
-	{ __NR_accept, 0, { OUT_SA(1, 2) } },
-	{ __NR_accept4, 0, { OUT_SA(1, 2) } },
-	{ __NR_getsockname, 0, { OUT_SA(1, 2) } },
-	{ __NR_getpeername, 0, { OUT_SA(1, 2) } },
+	{ __NR_accept, 0, { OUT_SA(1, 2), SOCKLEN(2) } },
+	{ __NR_accept4, 0, { OUT_SA(1, 2), SOCKLEN(2) } },
+	{ __NR_getsockname, 0, { OUT_SA(1, 2), SOCKLEN(2) } },
+	{ __NR_getpeername, 0, { OUT_SA(1, 2), SOCKLEN(2) } },
 	{ __NR_sendto, 0, { IN_BUF(1, 2), IN_SA(4, 5) } },
-	{ __NR_recvfrom, 0, { OUT_BUF(1), OUT_SA(4, 5) } },
+	{ __NR_recvfrom, 0, { OUT_BUF(1), OUT_SA(4, 5), SOCKLEN(5) } },
+	{ __NR_setsockopt, 0, { IN_BUF(3, 4) } },
+	{ __NR_socketpair, 0, { OUT_FIXED(3, 2 * INT_SZ) } },
+	/* structs: what strace shows of them */
+	{ __NR_fstat, 0, { OUT_FIXED(1, STAT_SZ) } },
+	{ __NR_pipe, 0, { OUT_FIXED(0, 2 * INT_SZ) } },
+	{ __NR_pipe2, 0, { OUT_FIXED(0, 2 * INT_SZ) } },
+	{ __NR_wait4, 0, { OUT_FIXED(1, INT_SZ) } },
+	{ __NR_rt_sigaction, 0, { IN_FIXED(1, SIGACTION_SZ), OUT_FIXED(2, SIGACTION_SZ) } },
+	{ __NR_rt_sigprocmask, 0, { IN_FIXED(1, SIGSET_SZ), OUT_FIXED(2, SIGSET_SZ) } },
+	{ __NR_rt_sigpending, 0, { OUT_FIXED(0, SIGSET_SZ) } },
+	{ __NR_rt_sigsuspend, 0, { IN_FIXED(0, SIGSET_SZ) } },
+	{ __NR_signalfd4, 0, { IN_FIXED(1, SIGSET_SZ) } },
+	{ __NR_ppoll, 0, { IN_FIXED(2, TIMESPEC_SZ), IN_FIXED(3, SIGSET_SZ) } },
+	{ __NR_epoll_pwait, 0, { IN_FIXED(4, SIGSET_SZ) } },
+	{ __NR_nanosleep, 0, { IN_FIXED(0, TIMESPEC_SZ) } },
+	{ __NR_clock_nanosleep, 0, { IN_FIXED(2, TIMESPEC_SZ) } },
+	{ __NR_clock_gettime, 0, { OUT_FIXED(1, TIMESPEC_SZ) } },
+	{ __NR_getrlimit, 0, { OUT_FIXED(1, RLIMIT_SZ) } },
+	{ __NR_setrlimit, 0, { IN_FIXED(1, RLIMIT_SZ) } },
+	{ __NR_prlimit64, 0, { IN_FIXED(2, RLIMIT_SZ), OUT_FIXED(3, RLIMIT_SZ) } },
+	{ __NR_clone3, 0, { IN_FIXED(0, CLONE_ARGS_SZ) } },
 	/* programs */
 	{ __NR_execve, GTSC_CAP_F_NEWMM, { PATH(0), STRV(1) } },
 	{ __NR_execveat, GTSC_CAP_F_NEWMM, { PATH(1), STRV(2) } },
@@ -56,9 +92,9 @@ static const struct cap_row rows[] = {
 	{ __NR_creat, 0, { PATH(0) } },
 	{ __NR_openat, 0, { PATH(1) } },
 	{ __NR_openat2, 0, { PATH(1) } },
-	{ __NR_stat, 0, { PATH(0) } },
-	{ __NR_lstat, 0, { PATH(0) } },
-	{ __NR_newfstatat, 0, { PATH(1) } },
+	{ __NR_stat, 0, { PATH(0), OUT_FIXED(1, STAT_SZ) } },
+	{ __NR_lstat, 0, { PATH(0), OUT_FIXED(1, STAT_SZ) } },
+	{ __NR_newfstatat, 0, { PATH(1), OUT_FIXED(2, STAT_SZ) } },
 	{ __NR_statx, 0, { PATH(1) } },
 	{ __NR_statfs, 0, { PATH(0) } },
 	{ __NR_access, 0, { PATH(0) } },
@@ -126,11 +162,21 @@ static const struct cap_row rows[] = {
 
 /* fchmodat2 is the highest number above. */
 _Static_assert(__NR_fchmodat2 < GTSC_NR_SYSCALLS, "raise GTSC_NR_SYSCALLS");
+_Static_assert(sizeof(struct stat) == STAT_SZ, "x86-64's struct stat is the kernel's");
+_Static_assert(STAT_SZ <= GTSC_CAP_FIXED_MAX, "raise GTSC_CAP_FIXED_MAX");
 
-/* Read at sys_exit: the OUT_* values come last in enum gtsc_cap_how. */
+/* Read at sys_exit. */
 static bool is_out(__u8 how)
 {
-	return how >= GTSC_CAP_OUT_BUF;
+	switch (how) {
+	case GTSC_CAP_OUT_BUF:
+	case GTSC_CAP_OUT_STR:
+	case GTSC_CAP_OUT_SOCKADDR:
+	case GTSC_CAP_OUT_FIXED:
+		return true;
+	default:
+		return false;
+	}
 }
 
 void gtsc_capture__fill(struct gtsc_cap_set *cap, __u8 *nr_flags)

@@ -382,6 +382,38 @@ static void put_envp(struct sd_ctx *x, int i)
 	sd_puts(x->b, k == 1 ? " var */" : " vars */");
 }
 
+/*
+ * A value-result socklen_t: what the caller offered (enter) and, when the
+ * call succeeded, what the kernel wrote back (exit), as strace's [128 => 16].
+ * The last exit item is the OUT read: an earlier one is a retried IN read.
+ */
+static void put_socklen(struct sd_ctx *x, int i)
+{
+	const struct sd_item *in = item_for(x, i, 0, false), *out = NULL;
+	__u32 v_in, v_out;
+
+	for (int k = 0; k < x->n_items && x->c->exit && !x->failed; k++)
+		if (x->items[k].at_exit && x->items[k].h->arg == i)
+			out = &x->items[k];
+	if (in && ((in->h->flags & GTSC_PAY_FAULT) || in->h->len < 4))
+		in = NULL;
+	if (out && ((out->h->flags & GTSC_PAY_FAULT) || out->h->len < 4))
+		out = NULL;
+	if (!in && !out) {
+		put_ptr(x->b, x->args[i]);
+		return;
+	}
+	v_in = in ? sp_get32(in->data) : 0;
+	v_out = out ? sp_get32(out->data) : 0;
+	sd_putc(x->b, '[');
+	sd_putu(x->b, in ? v_in : v_out);
+	if (in && out && v_in != v_out) {
+		sd_puts(x->b, " => ");
+		sd_putu(x->b, v_out);
+	}
+	sd_putc(x->b, ']');
+}
+
 /* ---- arguments whose meaning depends on another ---- */
 
 static void put_fcntl_arg(struct sd_ctx *x, int i)
@@ -537,11 +569,27 @@ static void put_value(struct sd_ctx *x, int i)
 	case D_FUTEX_VAL3: put_futex_val3(x, i); break;
 	case D_IOCTL_CMD: sp_ioctl_cmd(b, x->args[i]); break;
 	case D_PRCTL_ARG2: put_prctl_arg2(x, i); break;
+	case D_SOCKLEN: put_socklen(x, i); break;
+	case D_SOCKOPT_VAL:
+		/* An int option; the others (struct linger, device names) stay pointers. */
+		it = usable_item(x, i);
+		if (it && it->h->len == 4 && !(it->h->flags & GTSC_PAY_TRUNCATED))
+			put_struct(x, D_INTS, it);
+		else
+			put_ptr(b, x->args[i]);
+		break;
+	case D_WSTATUS:
+		/* WNOHANG with no child ready: nothing was written (strace: the pointer). */
+		it = x->c->exit && x->c->exit->ret == 0 ? NULL : usable_item(x, i);
+		if (it)
+			put_struct(x, D_WSTATUS, it);
+		else
+			put_ptr(b, x->args[i]);
+		break;
 	case D_ARGV: put_argv(x, i); break;
 	case D_ENVP: put_envp(x, i); break;
 	case D_PTR:
 	case D_STAT:
-	case D_WSTATUS:
 	case D_INTS:
 	case D_SIGSET:
 	case D_SIGACTION:

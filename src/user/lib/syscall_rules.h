@@ -52,6 +52,8 @@ enum sd_how {
 	D_HEXBUF,      /* captured data printed as \x.. (getrandom) */
 	D_POLLFDS,     /* [{fd=3, events=POLLIN}] */
 	D_CLONE_ARGS,  /* clone3's {flags=..., exit_signal=..., stack=..., ...} */
+	D_SOCKLEN,     /* value-result socklen_t *: [16], or [128 => 16] when it changed */
+	D_SOCKOPT_VAL, /* setsockopt's optval: [1] for an int, else the pointer */
 	D_HOW_MAX,
 };
 
