@@ -82,7 +82,15 @@ $(OUTPUT)/syscall_names.h: | $(OUTPUT)
 		awk '$$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { printf "\t[%s] = \"%s\",\n", $$3, substr($$2, 6) }' \
 		| sort -t'[' -k2 -n > $@
 
+# i386 numbers, what 32-bit tasks call with on a 64-bit kernel (ABI too).
+$(OUTPUT)/syscall_names_32.h: | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)echo '#include <asm/unistd_32.h>' | $(CC) -E -dM -x c - | \
+		awk '$$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { printf "\t[%s] = \"%s\",\n", $$3, substr($$2, 6) }' \
+		| sort -t'[' -k2 -n > $@
+
 $(OUTPUT)/lib/metadata.o: $(OUTPUT)/syscall_names.h
+$(OUTPUT)/lib/syscall_compat.o: $(OUTPUT)/syscall_names_32.h
 
 $(OUTPUT)/lib/%.o: src/user/lib/%.c $(wildcard src/user/lib/*.h) $(wildcard include/gtsc/*.h) $(SKEL) | $(OUTPUT)/lib
 	$(call msg,CC,$@)
@@ -161,6 +169,11 @@ $(OUTPUT)/tests/unit/test_syscall_stats: $(OUTPUT)/cli/syscall_stats.o
 $(OUTPUT)/tests/live/%: tests/live/%.c | $(OUTPUT)/tests/live
 	$(call msg,WORKLOAD,$@)
 	$(Q)$(CC) -O1 -g -static $(WARN) -Iinclude $< -o $@
+
+# A 32-bit task (ia32 syscalls): needs gcc-multilib (scripts/deps.sh).
+$(OUTPUT)/tests/live/compat32: tests/live/compat32.c | $(OUTPUT)/tests/live
+	$(call msg,WORKLOAD,$@)
+	$(Q)$(CC) -m32 -O1 -g -static $(WARN) $< -o $@
 
 .PHONY: unit-bins live-bins deps test test-unit test-live test-vm bench clean vmlinux demo
 unit-bins: $(UNIT_BINS)

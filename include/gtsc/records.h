@@ -21,7 +21,8 @@
 #endif
 
 #define GTSC_REC_ABI_MAJOR 1
-#define GTSC_REC_ABI_MINOR 3 /* 1: kmem_alloc.stack_id, 2: GTSC_REC_FUNC, 3: GTSC_REC_PRINTF */
+#define GTSC_REC_ABI_MINOR 4 /* 1: kmem_alloc.stack_id, 2: GTSC_REC_FUNC, 3: GTSC_REC_PRINTF,
+			     * 4: GTSC_SYS_F_COMPAT */
 
 enum gtsc_rec_type {
 	GTSC_REC_NONE = 0,
@@ -69,6 +70,16 @@ struct gtsc_rec_sys_exit {
 	__u16 __pad;
 	__s64 ret;
 	/* __u8 payload[payload_len]; */
+};
+
+/*
+ * hdr.flags of sys_enter/sys_exit (ABI 1.4; older records have none set).
+ * COMPAT: a 32-bit (ia32) syscall of a task on a 64-bit kernel, what the
+ * kernel's in_ia32_syscall() tells: nr is an i386 number (<asm/unistd_32.h>),
+ * args[] are ebx, ecx, edx, esi, edi, ebp, and no payload is captured.
+ */
+enum gtsc_sys_rec_flags {
+	GTSC_SYS_F_COMPAT = 1 << 0,
 };
 
 /*

@@ -53,7 +53,21 @@ struct gtsc_syscall {
 	__u64 ts;    /**< when the line happens: the enter's; the exit's for a resumed part */
 	const struct gtsc_rec_sys_enter *enter;
 	const struct gtsc_rec_sys_exit *exit;
+	/**
+	 * A 32-bit (ia32) task's call on a 64-bit kernel (its records carry
+	 * GTSC_SYS_F_COMPAT): NR is an i386 number, named from the i386
+	 * table, and (NR | GTSC_SYSCALL_COMPAT) names it to
+	 * gtsc_syscall_decoder__name.
+	 */
+	bool compat;
 };
+
+/**
+ * ORed into a syscall number, makes it an i386 one for
+ * gtsc_syscall_decoder__name: one int tells a 32-bit task's getpid (20)
+ * from the x86-64 writev (20), e.g. as a key of statistics.
+ */
+#define GTSC_SYSCALL_COMPAT (1 << 29)
 
 /** @brief Receives a call; a non-zero return stops the push and is what it returns. */
 typedef int (*gtsc_syscall_fn)(void *ctx, const struct gtsc_syscall *call);
@@ -137,7 +151,8 @@ GTSC_API int gtsc_syscall_decoder__text(struct gtsc_syscall_decoder *d,
  * @brief CALL as JSON object members, without the braces, snprintf-style
  * into BUF: "syscall", "nr", "args" (an array of name, type, raw value and
  * decoded value; null when the enter is missing), "ret" (null when the
- * exit is), "ret_text" and, when it failed, "errno".
+ * exit is), "ret_text" and, when it failed, "errno".  A compat call has
+ * "compat":true and "abi":"i386" after "nr", and raw values only.
  * @return the length of the text (as snprintf), or -EINVAL
  */
 GTSC_API int gtsc_syscall_decoder__json(struct gtsc_syscall_decoder *d,
@@ -146,6 +161,7 @@ GTSC_API int gtsc_syscall_decoder__json(struct gtsc_syscall_decoder *d,
 /**
  * @brief Syscall NR's name as the decoder shows it: the trace's, or
  * "syscall_NNN" written into BUF (SIZE bytes; 24 are always enough).
+ * With GTSC_SYSCALL_COMPAT set in NR, the i386 table's.
  * @return the name, or NULL and errno EINVAL
  */
 GTSC_API const char *gtsc_syscall_decoder__name(struct gtsc_syscall_decoder *d, int nr, char *buf,

@@ -13,6 +13,13 @@
  * capture bounded by gtsc_syscalls.h.  One rodata
  * byte per syscall number says which: every other syscall writes the fixed
  * 80/40-byte record exactly as before, after one load and one test.
+ *
+ * A 32-bit task's syscall (int 0x80, sysenter, a compat syscall: the
+ * kernel's in_ia32_syscall()) carries an i386 number, which the filter and
+ * the capture table, keyed by x86-64 numbers, must not see: its records are
+ * flagged GTSC_SYS_F_COMPAT, hold the i386 argument registers, capture
+ * nothing, and are written only while no syscall filter is set.  Telling
+ * costs the 64-bit path one task load and one test.
  */
 #include "gtsc.bpf.h"
 #include "gtsc_syscalls.h"
@@ -29,6 +36,9 @@
 #ifndef EFAULT
 #define EFAULT 14
 #endif
+
+/* arch/x86/include/asm/thread_info.h: the same value from 4.x to 6.18. */
+#define GTSC_TS_COMPAT 0x0002
 
 /* Load-time configuration, set by the loader (session.c) before load. */
 const volatile __u8 gtsc_sys_nr[GTSC_NR_SYSCALLS] = {}; /* enum gtsc_sys_nr_flags */
@@ -114,6 +124,26 @@ static __always_inline __u8 nr_flags(long nr)
 	if ((unsigned long)nr >= GTSC_NR_SYSCALLS)
 		return gtsc_sys_filter_on ? GTSC_SYS_SKIP : 0;
 	return gtsc_sys_nr[nr];
+}
+
+/*
+ * in_ia32_syscall(): TS_COMPAT is set at a 32-bit entry and cleared only on
+ * the way back to user mode, after sys_exit has fired.  thread_info is the
+ * first member of task_struct (CONFIG_THREAD_INFO_IN_TASK, always on x86).
+ */
+static __always_inline bool in_compat_btf(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return t->thread_info.status & GTSC_TS_COMPAT;
+}
+
+/* raw_tp: no BTF pointers to load through. */
+static __always_inline bool in_compat_raw(void)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(t, thread_info.status) & GTSC_TS_COMPAT;
 }
 
 /* NULL when another program on this CPU is using it (see cap_scratch). */
@@ -429,6 +459,31 @@ static __always_inline int sys_enter_plain(struct pt_regs *regs, long id)
 	return 0;
 }
 
+/* The i386 ABI's argument registers, 32 bits each (do_syscall_32's). */
+static __always_inline int sys_enter_compat(struct pt_regs *regs, long id)
+{
+	struct gtsc_rec_sys_enter *e;
+	struct gtsc_slot s;
+
+	if (gtsc_sys_filter_on || !gtsc_wanted())
+		return 0;
+	if (!gtsc_reserve(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_ENTER, sizeof(*e)))
+		return 0;
+	e = s.rec;
+	e->hdr.flags = GTSC_SYS_F_COMPAT;
+	e->nr = id;
+	e->payload_len = 0;
+	e->__pad = 0;
+	e->args[0] = (__u32)regs->bx;
+	e->args[1] = (__u32)regs->cx;
+	e->args[2] = (__u32)regs->dx;
+	e->args[3] = (__u32)regs->si;
+	e->args[4] = (__u32)regs->di;
+	e->args[5] = (__u32)regs->bp;
+	gtsc_submit(&s);
+	return 0;
+}
+
 /* Flags set: filtered out, or captured. */
 static __always_inline int sys_enter_flagged(struct pt_regs *regs, long id, __u8 f)
 {
@@ -439,10 +494,12 @@ static __always_inline int sys_enter_flagged(struct pt_regs *regs, long id, __u8
 	return sys_enter_plain(regs, id);
 }
 
-static __always_inline int sys_enter_body(struct pt_regs *regs, long id)
+static __always_inline int sys_enter_body(struct pt_regs *regs, long id, bool compat)
 {
 	__u8 f;
 
+	if (compat)
+		return sys_enter_compat(regs, id);
 	gtsc_trigger_syscall(id); /* --snapshot-on syscall=NAME */
 	/* The common case (no flag) costs one load and one test. */
 	f = nr_flags(id);
@@ -546,8 +603,8 @@ static __always_inline bool sys_exit_capture(struct pt_regs *regs, bool raw_regs
 	return true;
 }
 
-/* The caller has decided the task is traced. */
-static __always_inline int sys_exit_write(long nr, long ret)
+/* The caller has decided the task is traced.  FLAGS: enum gtsc_sys_rec_flags. */
+static __always_inline int sys_exit_write(long nr, long ret, __u16 flags)
 {
 	struct gtsc_rec_sys_exit *e;
 	struct gtsc_slot s;
@@ -555,6 +612,7 @@ static __always_inline int sys_exit_write(long nr, long ret)
 	if (!gtsc_reserve(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_EXIT, sizeof(*e)))
 		return 0;
 	e = s.rec;
+	e->hdr.flags = flags;
 	e->nr = nr;
 	e->payload_len = 0;
 	e->__pad = 0;
@@ -587,30 +645,35 @@ static __always_inline int sys_exit_flagged(struct pt_regs *regs, bool raw_regs,
 		done = sys_exit_capture(regs, raw_regs, p, nr, ret, f);
 	if (p)
 		bpf_map_delete_elem(&gtsc_cap_pending, &tid);
-	return done || !wanted ? 0 : sys_exit_write(nr, ret);
+	return done || !wanted ? 0 : sys_exit_write(nr, ret, 0);
 }
 
-static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, long nr, long ret)
+static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, long nr, long ret,
+					 bool compat)
 {
-	__u8 f = nr_flags(nr);
+	__u8 f;
 
+	if (compat)
+		return gtsc_sys_filter_on || !gtsc_wanted() ? 0 :
+			sys_exit_write(nr, ret, GTSC_SYS_F_COMPAT);
+	f = nr_flags(nr);
 	if (f)
 		return sys_exit_flagged(regs, raw_regs, nr, ret, f);
 	if (!gtsc_wanted())
 		return 0;
-	return sys_exit_write(nr, ret);
+	return sys_exit_write(nr, ret, 0);
 }
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(gtsc_sys_enter_btf, struct pt_regs *regs, long id)
 {
-	return sys_enter_body(regs, id);
+	return sys_enter_body(regs, id, in_compat_btf());
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(gtsc_sys_exit_btf, struct pt_regs *regs, long ret)
 {
-	return sys_exit_body(regs, false, regs->orig_ax, ret);
+	return sys_exit_body(regs, false, regs->orig_ax, ret, in_compat_btf());
 }
 
 SEC("raw_tp/sys_enter")
@@ -618,14 +681,15 @@ int BPF_PROG(gtsc_sys_enter_raw, struct pt_regs *regs, long id)
 {
 	struct pt_regs r;
 
+	/* A compat call's id may look filtered out: with a filter set it is anyway. */
 	if (!gtsc_on || (nr_flags(id) & GTSC_SYS_SKIP))
 		return 0;
 	bpf_probe_read_kernel(&r, sizeof(r), regs);
-	return sys_enter_body(&r, id);
+	return sys_enter_body(&r, id, in_compat_raw());
 }
 
 SEC("raw_tp/sys_exit")
 int BPF_PROG(gtsc_sys_exit_raw, struct pt_regs *regs, long ret)
 {
-	return sys_exit_body(regs, true, BPF_CORE_READ(regs, orig_ax), ret);
+	return sys_exit_body(regs, true, BPF_CORE_READ(regs, orig_ax), ret, in_compat_raw());
 }

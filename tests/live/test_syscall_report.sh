@@ -31,8 +31,8 @@ check syscall-report/record "record exited $rc: $(head -c 300 "$TEST_TMP/err")" 
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --syscalls > "$TEST_TMP/out" 2> "$TEST_TMP/rerr"
 rc=$?
 check syscall-report/exit "report failed: $(head -c 300 "$TEST_TMP/rerr")" [ $rc = 0 ]
-check syscall-report/header-tracefs "the header does not say the tracefs table and decode tables v1" \
-	has_line "$TEST_TMP/out" '# syscall table: tracefs' 'decode tables: v1 (trace recorded with v1)'
+check syscall-report/header-tracefs "the header does not say the tracefs table and decode tables v2" \
+	has_line "$TEST_TMP/out" '# syscall table: tracefs' 'decode tables: v2 (trace recorded with v2)'
 check syscall-report/names "no openat with named, decoded arguments" \
 	has_line "$TEST_TMP/out" "openat(dfd: AT_FDCWD, filename: \"$TEST_TMP/w/oracle-file\", flags: O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, mode: 0640) = 3"
 check syscall-report/exit-line "no +++ exited with 0 +++" has_line "$TEST_TMP/out" '+++ exited with 0 +++'
@@ -106,7 +106,7 @@ check syscall-report/until-before "--until $t_mid lost the calls before it" has_
 # JSON: one object per call, decoded and raw.
 "$GTSC" report -i "$TEST_TMP/t.gtsc" --syscalls --json > "$TEST_TMP/j" 2>&1
 check syscall-report/json-header "no trace_info line with the syscall table" \
-	has_line "$TEST_TMP/j" '{"event":"trace_info"' '"syscall_table":"tracefs","decode_tables":1'
+	has_line "$TEST_TMP/j" '{"event":"trace_info"' '"syscall_table":"tracefs","decode_tables":2'
 check syscall-report/json-call "no openat object with raw and decoded flags and errno" \
 	has_line "$TEST_TMP/j" '"syscall":"openat"' '{"name":"flags","type":"int","raw":"0","value":"O_RDONLY"}' \
 	'"ret":-2,"ret_text":"-1 ENOENT (No such file or directory)","errno":"ENOENT"'

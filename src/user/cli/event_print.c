@@ -35,6 +35,7 @@ struct event_printer {
 	struct cache_name *caches; /* sorted by id */
 	size_t nr_caches;
 	char sym[160]; /* scratch for a symbolized call site */
+	struct gtsc_syscall_decoder *compat; /* names i386 calls; made at the first */
 };
 
 void json_put_str(FILE *out, const char *s)
@@ -78,6 +79,7 @@ void event_printer__free(struct event_printer *p)
 	if (!p)
 		return;
 	comm_table__free(p->comms);
+	gtsc_syscall_decoder__free(p->compat);
 	free(p->caches);
 	free(p);
 }
@@ -274,12 +276,34 @@ static void put_payload_json(struct event_printer *p, const struct gtsc_rec_hdr 
 	fputc(']', p->out);
 }
 
+/*
+ * A 32-bit task's call (GTSC_SYS_F_COMPAT) has an i386 number: the trace's
+ * x86-64 table would misname it.  NULL for a native call; else its i386
+ * name, or "syscall_NNN" in UNKNOWN.
+ */
+static const char *compat_name(struct event_printer *p, const struct gtsc_rec_hdr *h, int nr,
+			       char unknown[32])
+{
+	const char *name = NULL;
+
+	if (!(h->flags & GTSC_SYS_F_COMPAT))
+		return NULL;
+	if (!p->compat)
+		p->compat = gtsc_syscall_decoder__new(p->r, NULL);
+	if (p->compat)
+		name = gtsc_syscall_decoder__name(p->compat, nr | GTSC_SYSCALL_COMPAT, unknown, 32);
+	if (!name)
+		snprintf(unknown, 32, "syscall_%d", nr);
+	return name ? name : unknown;
+}
+
 static void print_sys_enter(struct event_printer *p, const struct gtsc_rec_sys_enter *e)
 {
-	const struct gtsc_syscall_info *si = gtsc_reader__syscall(p->r, e->nr);
+	char unknown[32], cname[32];
+	const char *compat = compat_name(p, &e->hdr, e->nr, cname);
+	const struct gtsc_syscall_info *si = compat ? NULL : gtsc_reader__syscall(p->r, e->nr);
 	static const char *const raw_names[6] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
 	struct field f[6];
-	char unknown[32];
 	int n = si ? si->nr_args : 6;
 
 	for (int i = 0; i < n && i < 6; i++)
@@ -288,25 +312,26 @@ static void print_sys_enter(struct event_printer *p, const struct gtsc_rec_sys_e
 	snprintf(unknown, sizeof(unknown), "syscall_%d", e->nr);
 	put_head(p, &e->hdr, "sys_enter");
 	if (p->json) {
-		fprintf(p->out, ",\"name\":\"%s\",\"nr\":%d,\"args\":{", si ? si->name : unknown,
-			e->nr);
+		fprintf(p->out, ",\"name\":\"%s\",\"nr\":%d,%s\"args\":{",
+			compat ?: si ? si->name : unknown, e->nr, compat ? "\"compat\":true," : "");
 		put_fields(p, f, n, "");
 		fputc('}', p->out);
 		put_payload_json(p, &e->hdr, sizeof(*e), e->payload_len);
 		fputs("}\n", p->out);
 		return;
 	}
-	fprintf(p->out, " %s(", si ? si->name : unknown);
+	fprintf(p->out, " %s(", compat ?: si ? si->name : unknown);
 	put_fields(p, f, n, ", ");
 	fputs(")\n", p->out);
 }
 
 static void print_sys_exit(struct event_printer *p, const struct gtsc_rec_sys_exit *e)
 {
-	const struct gtsc_syscall_info *si = gtsc_reader__syscall(p->r, e->nr);
-	char unknown[32];
+	char unknown[32], cname[32];
+	const char *compat = compat_name(p, &e->hdr, e->nr, cname);
+	const struct gtsc_syscall_info *si = compat ? NULL : gtsc_reader__syscall(p->r, e->nr);
 	struct field f[] = {
-		{ .name = "name", .kind = F_STR, .s = si ? si->name : unknown },
+		{ .name = "name", .kind = F_STR, .s = compat ?: si ? si->name : unknown },
 		{ .name = "nr", .kind = F_INT, .i = e->nr },
 		{ .name = "ret", .kind = F_INT, .i = e->ret },
 	};

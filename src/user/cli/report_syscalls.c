@@ -257,6 +257,21 @@ static const char *syscall_name(struct sctx *x, int nr, char tmp[24])
 	return gtsc_syscall_decoder__name(x->dec, nr, tmp, 24);
 }
 
+/*
+ * A record's number as the decoder's API names it: a 32-bit task's (i386)
+ * with GTSC_SYSCALL_COMPAT set, so that filters and the summary never take
+ * it for the x86-64 call of the same number.
+ */
+static int rec_nr(const struct gtsc_rec_hdr *h, int nr)
+{
+	return h->flags & GTSC_SYS_F_COMPAT ? nr | GTSC_SYSCALL_COMPAT : nr;
+}
+
+static int call_nr(const struct gtsc_syscall *c)
+{
+	return rec_nr(c->enter ? &c->enter->hdr : &c->exit->hdr, c->nr);
+}
+
 static bool glob_wanted(struct sctx *x, int nr)
 {
 	char tmp[24];
@@ -344,6 +359,28 @@ static void put_duration(struct line_buf *b, const struct gtsc_syscall *c, bool 
 		lb_putc(b, '>');
 }
 
+/*
+ * strace's line after an execve that switched between 64 and 32 bits (its
+ * exit record has the other ABI's flag): "[ Process PID=N runs in 32 bit
+ * mode. ]", without time or comm as strace prints it.
+ */
+static int print_abi_switch(struct sctx *x, const struct gtsc_syscall *c)
+{
+	__u16 was, now;
+
+	if (!c->enter || !c->exit || c->part == GTSC_SYSCALL_UNFINISHED)
+		return 0;
+	was = c->enter->hdr.flags & GTSC_SYS_F_COMPAT;
+	now = c->exit->hdr.flags & GTSC_SYS_F_COMPAT;
+	if (was == now)
+		return 0;
+	x->line.len = 0;
+	lb_puts(&x->line, "[ Process PID=");
+	lb_putu(&x->line, c->pid);
+	lb_puts(&x->line, now ? " runs in 32 bit mode. ]" : " runs in 64 bit mode. ]");
+	return line_end(x);
+}
+
 static int print_text(struct sctx *x, const struct gtsc_syscall *c)
 {
 	struct line_buf *b = &x->line;
@@ -355,7 +392,8 @@ static int print_text(struct sctx *x, const struct gtsc_syscall *c)
 		return err;
 	if (x->o->durations && c->part != GTSC_SYSCALL_UNFINISHED)
 		put_duration(b, c, false);
-	return line_end(x);
+	err = line_end(x);
+	return err ?: print_abi_switch(x, c);
 }
 
 static int print_json(struct sctx *x, const struct gtsc_syscall *c)
@@ -395,14 +433,14 @@ static bool fork_child_return(struct sctx *x, const struct gtsc_syscall *c)
 
 	if (c->enter || !c->exit || c->exit->ret)
 		return false;
-	name = syscall_name(x, c->nr, tmp);
+	name = syscall_name(x, call_nr(c), tmp);
 	return !strcmp(name, "clone") || !strcmp(name, "clone3") || !strcmp(name, "fork") ||
 	       !strcmp(name, "vfork");
 }
 
 static int add_to_summary(struct sctx *x, const struct gtsc_syscall *c)
 {
-	__u64 key = (__u64)(x->o->per_process ? c->pid : 0) << 32 | (__u32)c->nr;
+	__u64 key = (__u64)(x->o->per_process ? c->pid : 0) << 32 | (__u32)call_nr(c);
 	struct sc_stat *s;
 	__s64 ns = -1;
 
@@ -435,7 +473,7 @@ static int on_call(void *ctx, const struct gtsc_syscall *c)
 
 static int on_sys_enter(struct sctx *x, const struct gtsc_rec_sys_enter *e)
 {
-	if (!task_wanted(x, &e->hdr) || !syscall_wanted(x, e->nr))
+	if (!task_wanted(x, &e->hdr) || !syscall_wanted(x, rec_nr(&e->hdr, e->nr)))
 		return 0;
 	return gtsc_syscall_decoder__push(x->dec, &e->hdr);
 }
@@ -444,7 +482,7 @@ static int on_sys_exit(struct sctx *x, const struct gtsc_rec_sys_exit *e)
 {
 	/* The enter passed the filters: so does its exit (the comm changes at execve). */
 	if (!gtsc_syscall_decoder__in_call(x->dec, e->hdr.tid) &&
-	    (!task_wanted(x, &e->hdr) || !syscall_wanted(x, e->nr)))
+	    (!task_wanted(x, &e->hdr) || !syscall_wanted(x, rec_nr(&e->hdr, e->nr))))
 		return 0;
 	return gtsc_syscall_decoder__push(x->dec, &e->hdr);
 }
@@ -598,12 +636,19 @@ static const char *stat_name(struct sctx *x, const struct sc_stat *s, char tmp[2
 	return syscall_name(x, (__s32)(__u32)s->key, tmp);
 }
 
+static bool stat_compat(const struct sc_stat *s)
+{
+	return (__u32)s->key & GTSC_SYSCALL_COMPAT;
+}
+
 static void summary_row_json(struct sctx *x, const struct sc_stat *s)
 {
 	char tmp[24];
 	const char *name = stat_name(x, s, tmp);
 
-	printf("{\"syscall\":\"%s\",\"nr\":%d,", name, (__s32)(__u32)s->key);
+	printf("{\"syscall\":\"%s\",\"nr\":%d,%s", name,
+	       (__s32)((__u32)s->key & ~(__u32)GTSC_SYSCALL_COMPAT),
+	       stat_compat(s) ? "\"compat\":true,\"abi\":\"i386\"," : "");
 	if (x->o->per_process)
 		printf("\"pid\":%u,", (__u32)(s->key >> 32));
 	printf("\"calls\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"timed\":%" PRIu64
@@ -629,12 +674,12 @@ static void summary_table(struct sctx *x, struct sc_stat **rows, size_t n)
 		const struct sc_stat *s = rows[i];
 
 		printf("%6.2f %12.3f %10" PRIu64 " %8" PRIu64
-		       " %10.3f %10.3f %10.3f %10.3f %10.3f  %s\n",
+		       " %10.3f %10.3f %10.3f %10.3f %10.3f  %s%s\n",
 		       total ? 100.0 * (double)s->total_ns / (double)total : 0.0,
 		       (double)s->total_ns / 1e6, (uint64_t)s->calls, (uint64_t)s->errors,
 		       us(s->timed ? s->total_ns / s->timed : 0), us(s->min_ns),
 		       us(sc_stat__quantile(s, 0.5)), us(sc_stat__quantile(s, 0.99)), us(s->max_ns),
-		       stat_name(x, s, tmp));
+		       stat_name(x, s, tmp), stat_compat(s) ? " [i386]" : "");
 	}
 	printf("%6s %12.3f %10" PRIu64 " %8" PRIu64 "  %s\n", "100.00", (double)total / 1e6,
 	       (uint64_t)calls, (uint64_t)errors, "total");

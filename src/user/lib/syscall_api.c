@@ -10,6 +10,7 @@
 #include <string.h>
 #include "gtsc/gtsc.h"
 #include "opts.h"
+#include "syscall_compat.h"
 #include "syscall_decode.h"
 #include "syscall_join.h"
 #include "syscall_print.h"
@@ -34,7 +35,29 @@ struct gtsc_syscall_decoder {
 	/* the table is a bsearch away: every call looks its number up */
 	const struct gtsc_syscall_info *si[NR_CACHE];
 	bool si_known[NR_CACHE];
+	/* the i386 table's entries, made on first use (most traces have none) */
+	struct gtsc_syscall_info *compat[NR_CACHE];
 };
+
+/* NULL for a number the i386 table does not know (or out of memory). */
+static const struct gtsc_syscall_info *compat_of(struct gtsc_syscall_decoder *d, int nr)
+{
+	struct gtsc_syscall_info si;
+
+	if (nr < 0 || nr >= NR_CACHE || !syscall_compat_info(nr, &si))
+		return NULL;
+	if (!d->compat[nr]) {
+		d->compat[nr] = malloc(sizeof(si));
+		if (d->compat[nr])
+			*d->compat[nr] = si;
+	}
+	return d->compat[nr];
+}
+
+static bool rec_compat(const struct gtsc_rec_hdr *h)
+{
+	return h && (h->flags & GTSC_SYS_F_COMPAT);
+}
 
 static const struct gtsc_syscall_info *syscall_of(struct gtsc_syscall_decoder *d, int nr)
 {
@@ -52,6 +75,7 @@ static int on_call(void *ctx, const struct sj_call *c)
 {
 	struct gtsc_syscall_decoder *d = ctx;
 	struct sd_call sc = { .nr = c->nr, .exit = c->exit };
+	bool compat = rec_compat(c->enter ? &c->enter->hdr : c->exit ? &c->exit->hdr : NULL);
 	struct gtsc_syscall call = {
 		.part = (enum gtsc_syscall_part)c->part,
 		.pid = c->pid,
@@ -61,6 +85,7 @@ static int on_call(void *ctx, const struct sj_call *c)
 		.ts = c->ts,
 		.enter = c->enter,
 		.exit = c->exit,
+		.compat = compat,
 	};
 
 	return d->fn ? d->fn(d->ctx, &call) : 0;
@@ -100,6 +125,8 @@ void gtsc_syscall_decoder__free(struct gtsc_syscall_decoder *d)
 		return;
 	syscall_joiner__free(d->join);
 	syscall_decoder__free(d->dec);
+	for (int i = 0; i < NR_CACHE; i++)
+		free(d->compat[i]);
 	free(d);
 }
 
@@ -162,13 +189,22 @@ static bool buf_ok(const char *buf, size_t size)
 	return buf || !size;
 }
 
+/* The public struct's compat field is read only where the caller's struct has it. */
+static bool call_compat(const struct gtsc_syscall *c)
+{
+	return rec_compat(c->enter ? &c->enter->hdr : c->exit ? &c->exit->hdr : NULL);
+}
+
 static struct sd_call sd_call_of(struct gtsc_syscall_decoder *d, const struct gtsc_syscall *c)
 {
+	bool compat = call_compat(c);
+
 	return (struct sd_call){
 		.nr = c->nr,
-		.si = syscall_of(d, c->nr),
+		.si = compat ? compat_of(d, c->nr) : syscall_of(d, c->nr),
 		.enter = c->enter,
 		.exit = c->exit,
+		.compat = compat,
 	};
 }
 
@@ -207,7 +243,12 @@ const char *gtsc_syscall_decoder__name(struct gtsc_syscall_decoder *d, int nr, c
 
 	if (!d || !buf_ok(buf, size))
 		return errno = EINVAL, NULL;
-	c = (struct sd_call){ .nr = nr, .si = syscall_of(d, nr) };
+	if (nr >= 0 && (nr & GTSC_SYSCALL_COMPAT))
+		c = (struct sd_call){ .nr = nr & ~GTSC_SYSCALL_COMPAT,
+				      .si = compat_of(d, nr & ~GTSC_SYSCALL_COMPAT),
+				      .compat = true };
+	else
+		c = (struct sd_call){ .nr = nr, .si = syscall_of(d, nr) };
 	name = sd_call_name(&c, tmp);
 	if (name != tmp)
 		return name;

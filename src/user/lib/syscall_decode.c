@@ -779,6 +779,63 @@ static int first_out(const struct sd_ctx *x)
 	return 6;
 }
 
+/*
+ * A compat call: no rules (the x86-64 ones would misread i386 layouts such
+ * as old_mmap's), no captures; the i386 table's count of arguments, raw.
+ */
+static int compat_nr_args(const struct sd_call *c)
+{
+	return c->si && c->si->nr_args >= 0 && c->si->nr_args <= 6 ? c->si->nr_args : 6;
+}
+
+static void compat_args(struct sd_buf *b, const struct sd_call *c)
+{
+	for (int i = 0; i < compat_nr_args(c); i++) {
+		if (i)
+			sd_puts(b, ", ");
+		sd_putx(b, c->enter->args[i]);
+	}
+}
+
+/* Only the return value matters: the plan of an unknown call is rule-less. */
+static void compat_ctx(struct sd_ctx *x, struct syscall_decoder *d, struct sd_buf *b,
+		       const struct sd_call *c)
+{
+	static const struct sd_plan none;
+
+	memset(x, 0, sizeof(*x));
+	x->d = d;
+	x->b = b;
+	x->c = c;
+	x->p = &none;
+	x->failed = sd_call_failed(c);
+}
+
+static void compat_text(struct syscall_decoder *d, struct sd_buf *b, const struct sd_call *c,
+			enum sd_part part, const char *name)
+{
+	struct sd_ctx x;
+
+	compat_ctx(&x, d, b, c);
+	if (part == SD_EXIT_PART) {
+		sd_puts(b, "<... ");
+		sd_puts(b, name);
+		sd_puts(b, " resumed>)");
+		put_ret(&x);
+		return;
+	}
+	sd_puts(b, name);
+	sd_putc(b, '(');
+	if (c->enter)
+		compat_args(b, c);
+	if (part == SD_ENTER_PART) {
+		sd_puts(b, " <unfinished ...>");
+		return;
+	}
+	sd_putc(b, ')');
+	put_ret(&x);
+}
+
 void syscall_decoder__text(struct syscall_decoder *d, struct sd_buf *b, const struct sd_call *c,
 			   enum sd_part part)
 {
@@ -787,6 +844,10 @@ void syscall_decoder__text(struct syscall_decoder *d, struct sd_buf *b, const st
 	const char *name = sd_call_name(c, tmp);
 	int k;
 
+	if (c->compat) {
+		compat_text(d, b, c, part, name);
+		return;
+	}
 	ctx_init(&x, d, b, c);
 	if (part == SD_EXIT_PART) {
 		sd_puts(b, "<... ");
@@ -851,6 +912,18 @@ static void json_args(struct sd_ctx *x)
 	sd_putc(x->b, ']');
 }
 
+/* Raw values only: {"raw":"0x4"}, as json_args without a prototype. */
+static void compat_json_args(struct sd_buf *b, const struct sd_call *c)
+{
+	sd_puts(b, ",\"args\":[");
+	for (int i = 0; i < compat_nr_args(c); i++) {
+		sd_puts(b, i ? ",{\"raw\":\"" : "{\"raw\":\"");
+		sd_putx(b, c->enter->args[i]);
+		sd_puts(b, "\"}");
+	}
+	sd_putc(b, ']');
+}
+
 void syscall_decoder__json(struct syscall_decoder *d, struct sd_buf *b, const struct sd_call *c)
 {
 	struct sd_ctx x;
@@ -858,12 +931,19 @@ void syscall_decoder__json(struct syscall_decoder *d, struct sd_buf *b, const st
 	const char *name = sd_call_name(c, tmp);
 	struct sd_buf r = { d->scratch, 0, sizeof(d->scratch) };
 
-	ctx_init(&x, d, b, c);
+	if (c->compat)
+		compat_ctx(&x, d, b, c);
+	else
+		ctx_init(&x, d, b, c);
 	sd_puts(b, "\"syscall\":");
 	sd_put_json_str(b, name, strlen(name));
 	sd_puts(b, ",\"nr\":");
 	sd_puti(b, c->nr);
-	if (c->enter)
+	if (c->compat)
+		sd_puts(b, ",\"compat\":true,\"abi\":\"i386\"");
+	if (c->enter && c->compat)
+		compat_json_args(b, c);
+	else if (c->enter)
 		json_args(&x);
 	else
 		sd_puts(b, ",\"args\":null");

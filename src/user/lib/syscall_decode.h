@@ -62,6 +62,11 @@ struct sd_call {
 	const struct gtsc_syscall_info *si;	/* the trace's entry for nr, NULL if unknown */
 	const struct gtsc_rec_sys_enter *enter; /* NULL: entered before the trace began */
 	const struct gtsc_rec_sys_exit *exit;	/* NULL: not returned (yet, or ever) */
+	/*
+	 * A 32-bit task's call (GTSC_SYS_F_COMPAT): nr is i386's and si the
+	 * i386 table's (syscall_compat.h); arguments print raw, in hex.
+	 */
+	bool compat;
 };
 
 /* Which part of a call's line to print (strace's interleaving of threads). */

@@ -183,11 +183,14 @@ int syscall_joiner__enter(struct syscall_joiner *j, const struct gtsc_rec_sys_en
 /*
  * Whether exit E ends T's call.  rt_sigreturn's exit has nr -1: the kernel
  * resets orig_ax so that the restored registers are not taken for a call to
- * restart.
+ * restart.  An execve that switches between 64 and 32 bits returns with the
+ * new ABI's flag and number (execve is 59 on x86-64, 11 on i386).
  */
 static bool same_call(const struct thr *t, const struct gtsc_rec_sys_exit *e)
 {
-	return t->state != T_IDLE && (t->enter->nr == e->nr || e->nr < 0);
+	bool abi_changed = (t->enter->hdr.flags ^ e->hdr.flags) & GTSC_SYS_F_COMPAT;
+
+	return t->state != T_IDLE && (t->enter->nr == e->nr || e->nr < 0 || abi_changed);
 }
 
 int syscall_joiner__exit(struct syscall_joiner *j, const struct gtsc_rec_sys_exit *e)
