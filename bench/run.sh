@@ -145,7 +145,7 @@ cfg_bare() {
 cfg_gtsc() {
 	local log=$1
 	shift
-	on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e syscalls -o "$SCRATCH/trace" -- "$@" \
+	on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e syscalls ${BENCH_GTSC_OPTS:-} -o "$SCRATCH/trace" -- "$@" \
 		>"$log" 2>&1 || return
 	# Its summary is a table with a header row ("channel ... dropped
 	# [overwritten]") and one row per channel; the syscalls row is ours.

@@ -146,6 +146,16 @@ static __always_inline bool in_compat_raw(void)
 	return BPF_CORE_READ(t, thread_info.status) & GTSC_TS_COMPAT;
 }
 
+/*
+ * Asked only of a call about to be recorded (after the filters): a helper
+ * call and a load that the many calls filtered out never pay.  RAW is a
+ * constant at every call site.
+ */
+static __always_inline bool in_compat(bool raw)
+{
+	return raw ? in_compat_raw() : in_compat_btf();
+}
+
 /* NULL when another program on this CPU is using it (see cap_scratch). */
 static __always_inline struct cap_scratch *scratch_get(void)
 {
@@ -465,7 +475,7 @@ static __always_inline int sys_enter_compat(struct pt_regs *regs, long id)
 	struct gtsc_rec_sys_enter *e;
 	struct gtsc_slot s;
 
-	if (gtsc_sys_filter_on || !gtsc_wanted())
+	if (gtsc_sys_filter_on)
 		return 0;
 	if (!gtsc_reserve(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_ENTER, sizeof(*e)))
 		return 0;
@@ -485,28 +495,32 @@ static __always_inline int sys_enter_compat(struct pt_regs *regs, long id)
 }
 
 /* Flags set: filtered out, or captured. */
-static __always_inline int sys_enter_flagged(struct pt_regs *regs, long id, __u8 f)
+static __always_inline int sys_enter_flagged(struct pt_regs *regs, long id, __u8 f, bool raw)
 {
+	/* a compat call whose number looks filtered out is dropped anyway: the filter is on */
 	if ((f & GTSC_SYS_SKIP) || !gtsc_wanted())
 		return 0;
+	if (in_compat(raw))
+		return sys_enter_compat(regs, id);
 	if ((f & GTSC_SYS_CAP_ENTER) && sys_enter_capture(regs, id))
 		return 0;
 	return sys_enter_plain(regs, id);
 }
 
-static __always_inline int sys_enter_body(struct pt_regs *regs, long id, bool compat)
+static __always_inline int sys_enter_body(struct pt_regs *regs, long id, bool raw)
 {
 	__u8 f;
 
-	if (compat)
-		return sys_enter_compat(regs, id);
-	gtsc_trigger_syscall(id); /* --snapshot-on syscall=NAME */
+	if (gtsc_trigger_on && !in_compat(raw))
+		gtsc_trigger_syscall(id); /* --snapshot-on syscall=NAME */
 	/* The common case (no flag) costs one load and one test. */
 	f = nr_flags(id);
 	if (f)
-		return sys_enter_flagged(regs, id, f);
+		return sys_enter_flagged(regs, id, f, raw);
 	if (!gtsc_wanted())
 		return 0;
+	if (in_compat(raw))
+		return sys_enter_compat(regs, id);
 	return sys_enter_plain(regs, id);
 }
 
@@ -648,32 +662,35 @@ static __always_inline int sys_exit_flagged(struct pt_regs *regs, bool raw_regs,
 	return done || !wanted ? 0 : sys_exit_write(nr, ret, 0);
 }
 
-static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, long nr, long ret,
-					 bool compat)
+/* RAW_REGS: raw_tp's REGS, read through probes; the BTF programs' otherwise. */
+static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, long nr, long ret)
 {
-	__u8 f;
+	__u8 f = nr_flags(nr);
 
-	if (compat)
+	if (!f) {
+		if (!gtsc_wanted())
+			return 0;
+		if (in_compat(raw_regs))
+			return gtsc_sys_filter_on ? 0 : sys_exit_write(nr, ret, GTSC_SYS_F_COMPAT);
+		return sys_exit_write(nr, ret, 0);
+	}
+	/* flagged: a compat call's number means nothing to the flags; its enter captured nothing */
+	if (in_compat(raw_regs))
 		return gtsc_sys_filter_on || !gtsc_wanted() ? 0 :
 			sys_exit_write(nr, ret, GTSC_SYS_F_COMPAT);
-	f = nr_flags(nr);
-	if (f)
-		return sys_exit_flagged(regs, raw_regs, nr, ret, f);
-	if (!gtsc_wanted())
-		return 0;
-	return sys_exit_write(nr, ret, 0);
+	return sys_exit_flagged(regs, raw_regs, nr, ret, f);
 }
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(gtsc_sys_enter_btf, struct pt_regs *regs, long id)
 {
-	return sys_enter_body(regs, id, in_compat_btf());
+	return sys_enter_body(regs, id, false);
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(gtsc_sys_exit_btf, struct pt_regs *regs, long ret)
 {
-	return sys_exit_body(regs, false, regs->orig_ax, ret, in_compat_btf());
+	return sys_exit_body(regs, false, regs->orig_ax, ret);
 }
 
 SEC("raw_tp/sys_enter")
@@ -685,11 +702,11 @@ int BPF_PROG(gtsc_sys_enter_raw, struct pt_regs *regs, long id)
 	if (!gtsc_on || (nr_flags(id) & GTSC_SYS_SKIP))
 		return 0;
 	bpf_probe_read_kernel(&r, sizeof(r), regs);
-	return sys_enter_body(&r, id, in_compat_raw());
+	return sys_enter_body(&r, id, true);
 }
 
 SEC("raw_tp/sys_exit")
 int BPF_PROG(gtsc_sys_exit_raw, struct pt_regs *regs, long ret)
 {
-	return sys_exit_body(regs, true, BPF_CORE_READ(regs, orig_ax), ret, in_compat_raw());
+	return sys_exit_body(regs, true, BPF_CORE_READ(regs, orig_ax), ret);
 }

@@ -207,6 +207,7 @@ static int ring_create(struct gtsc_channels *c, struct gtsc_ring *r, __u64 bytes
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	char name[BPF_OBJ_NAME_LEN];
+	int err;
 
 	/* Map names allow [A-Za-z0-9_.] only. */
 	if (r->cpu == (__u32)-1)
@@ -218,9 +219,9 @@ static int ring_create(struct gtsc_channels *c, struct gtsc_ring *r, __u64 bytes
 		return -errno;
 	if (bpf_map_update_elem(outer_fd, &slot, &r->fd, BPF_ANY))
 		return -errno;
-	r->rb = ring_buffer__new(r->fd, ring_record, r, NULL);
-	if (!r->rb)
-		return -errno;
+	err = gtsc_ringbuf__open(&r->rb, r->fd, bytes);
+	if (err)
+		return err;
 	ev.data.ptr = r;
 	return epoll_ctl(c->epfd, EPOLL_CTL_ADD, r->fd, &ev) ? -errno : 0;
 }
@@ -292,12 +293,20 @@ int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms)
 	c->round_ts = mono_ns();
 	c->backlog = false;
 	for (__u32 i = 0; i < c->nr_rings; i++) {
-		int k = ring_buffer__consume(c->rings[i].rb);
+		long k = gtsc_ringbuf__consume(&c->rings[i].rb, ring_record, &c->rings[i]);
 
 		if (c->sink_err)
 			return c->sink_err;
+		/*
+		 * A round cut short leaves what was written since it began.  Only
+		 * a ring still a quarter full is drained again at once: chasing
+		 * the programs' write position keeps the cache lines they write
+		 * moving between CPUs (+70 ns per traced syscall measured with a
+		 * sink fast enough to keep up), and the wakeup at half full or the
+		 * next timeout takes the rest.
+		 */
 		if (k == -EAGAIN)
-			c->backlog = true;
+			c->backlog |= gtsc_ringbuf__pending(&c->rings[i].rb) > c->rings[i].rb.size / 4;
 		else if (k < 0 && k != -EINTR)
 			return k;
 		else if (k > 0)
@@ -332,7 +341,7 @@ void gtsc_channels__free(struct gtsc_channels *c)
 {
 	if (c->rings) {
 		for (__u32 i = 0; i < c->nr_rings; i++) {
-			ring_buffer__free(c->rings[i].rb);
+			gtsc_ringbuf__close(&c->rings[i].rb);
 			if (c->rings[i].fd >= 0)
 				close(c->rings[i].fd);
 		}

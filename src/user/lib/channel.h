@@ -15,6 +15,7 @@
 #include <linux/types.h>
 #include "gtsc/gtsc.h"
 #include "gtsc_shared.h"
+#include "ringbuf.h"
 #include "sink.h"
 
 #define GTSC_CHANNEL_NAME_LEN 32
@@ -42,7 +43,7 @@ struct gtsc_ring {
 	__u32 channel;
 	__u32 cpu; /* (__u32)-1 for a global ring */
 	int fd;
-	struct ring_buffer *rb; /* one per ring: a round can stop one ring, not all */
+	struct gtsc_ringbuf rb; /* one per ring: a round can stop one ring, not all */
 	__u64 consumed;
 	__u64 malformed; /* records whose size disagreed with their header */
 };
