@@ -21,6 +21,7 @@
 #   BENCH_N=2000000       syscalls per run, fast tracers
 #   BENCH_N_SLOW=50000    syscalls per run, slow tracers (results are per call)
 #   BENCH_ONLY="untraced bare gtsc"   a subset of the configurations
+#   BENCH_GTSC_OPTS="--compress=zlib" more options for gtsc-bpf record
 #   BENCH_TMP=dir         where trace files go (default: a dir in /dev/shm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
