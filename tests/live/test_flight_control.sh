@@ -51,17 +51,20 @@ trap '"$G" kill "$NAME" > /dev/null 2>&1; rm -rf "$TEST_TMP"' EXIT
 sleep 0.5
 
 # A process that ended and was reaped before the snapshot: /proc no longer
-# has it, the session's task records still name it.
+# has it, the session's task records still name it.  A session of its own,
+# filtered to its comm, so that no other activity overwrites its records.
 cp /bin/true "$TEST_TMP/gtsc-ended-cmd"
+"$G" record --name "$NAME-e" --daemon -a -C gtsc-ended-cmd -e syscalls \
+	--channel syscalls:mode=overwrite,size=64K -o "$TEST_TMP/e-main.gtsc" 2> "$TEST_TMP/e-err"
 "$TEST_TMP/gtsc-ended-cmd" &
 ended=$!
 wait $ended
-sleep 0.2
-"$G" snapshot "$NAME" -o "$TEST_TMP/ended.gtsc" > /dev/null 2>&1
+"$G" snapshot "$NAME-e" -o "$TEST_TMP/ended.gtsc" > /dev/null 2>&1
+"$G" kill "$NAME-e" > /dev/null 2>&1
 "$G" report -i "$TEST_TMP/ended.gtsc" --json > "$TEST_TMP/ej"
 named=$(count_lines "$TEST_TMP/ej" "\"pid\":$ended,\"tid\":$ended,\"comm\":\"gtsc-ended-cmd\"")
 unnamed=$(count_lines "$TEST_TMP/ej" "\"pid\":$ended,\"tid\":$ended,\"comm\":\"?\"")
-check_expr control/ended-task-named "pid $ended's records in the snapshot: $named named gtsc-ended-cmd, $unnamed unnamed" \
+check_expr control/ended-task-named "pid $ended's records in the snapshot: $named named gtsc-ended-cmd, $unnamed unnamed; $(head -c 200 "$TEST_TMP/e-err")" \
 	'[ "$named" -gt 0 ] && [ "$unnamed" = 0 ]'
 
 "$G" status "$NAME" > "$TEST_TMP/st" 2>&1
