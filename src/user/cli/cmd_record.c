@@ -108,7 +108,7 @@ static void usage(FILE *f)
 		"  -C, --comm COMM[,COMM]  only tasks whose comm is one of these\n"
 		"      --cgroup PATH       only tasks in this cgroup v2 directory or below it\n"
 		"  -b, --buffer-size SIZE  per-CPU ring size of the syscalls, kmem and funcs channels\n"
-		"                          (default 8M; K, M, G suffixes)\n"
+		"                          (default 8M-32M by RAM and CPUs; K, M, G suffixes)\n"
 		"      --channel NAME:KEY=VALUE[,KEY=VALUE]\n"
 		"                          one channel's rings: size=SIZE, scope=percpu|global,\n"
 		"                          mode=discard|overwrite, sub_size=BYTES,nr_sub=N\n"
