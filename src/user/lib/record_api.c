@@ -509,6 +509,7 @@ void gtsc_recording__free(struct gtsc_recording *r)
 	if (!r)
 		return;
 	gtsc_file_sink__abort(r->fs);
+	r->fs = NULL; /* the tee drops what the session might still hand it */
 	gtsc_session__destroy(r->s);
 	gtsc_session_parse__free(&r->p);
 	for (int i = 0; i < r->nr_meta; i++)
