@@ -300,10 +300,9 @@ int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms)
 		/*
 		 * A round cut short leaves what was written since it began.  Only
 		 * a ring still a quarter full is drained again at once: chasing
-		 * the programs' write position keeps the cache lines they write
-		 * moving between CPUs (+70 ns per traced syscall measured with a
-		 * sink fast enough to keep up), and the wakeup at half full or the
-		 * next timeout takes the rest.
+		 * the programs' write position would read the lines they are
+		 * writing, and the wakeup at half full or the next timeout takes
+		 * the rest.
 		 */
 		if (k == -EAGAIN)
 			c->backlog |= gtsc_ringbuf__pending(&c->rings[i].rb) > c->rings[i].rb.size / 4;
