@@ -271,14 +271,6 @@ int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sin
 	return 0;
 }
 
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns()'s clock */
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms)
 {
 	struct epoll_event ev[16];
@@ -290,7 +282,7 @@ int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms)
 	 * normal path.  A backlog from the last round is drained at once. */
 	if (epoll_wait(c->epfd, ev, 16, c->backlog ? 0 : timeout_ms) < 0 && errno != EINTR)
 		return -errno;
-	c->round_ts = mono_ns();
+	c->round_ts = gtsc_mono_ns();
 	c->backlog = false;
 	for (__u32 i = 0; i < c->nr_rings; i++) {
 		long k = gtsc_ringbuf__consume(&c->rings[i].rb, ring_record, &c->rings[i]);

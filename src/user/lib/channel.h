@@ -12,6 +12,7 @@
 #define __GTSC_CHANNEL_H
 
 #include <stdbool.h>
+#include <time.h>
 #include <linux/types.h>
 #include "gtsc/gtsc.h"
 #include "gtsc_shared.h"
@@ -37,6 +38,15 @@ struct gtsc_channel_spec {
 	__u32 nr_sub;	  /* 0: from sub_size (layout fills both) */
 	__u64 sub_size;	  /* 0: the mode's default */
 };
+
+/* Now on the records' clock: CLOCK_MONOTONIC is bpf_ktime_get_ns()'s. */
+static inline __u64 gtsc_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 struct gtsc_ring {
 	struct gtsc_channels *owner;

@@ -253,23 +253,24 @@ static __u64 alloc_group_key(const struct gtsc_rec_kmem_alloc *r, __u64 *id)
 	return group_key(r->kind, *id);
 }
 
-/* The tables' entries of an allocation, found one by one (the hot cache missed). */
-static int intern_ids(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r, __u32 stack_id,
-		      struct alloc_ids *ids)
+/*
+ * The tables' entries of an allocation, found one by one (the hot cache
+ * missed); GROUP_ID as alloc_group_key() gave it (slab kinds only).
+ */
+static int intern_ids(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r, __u64 group_id,
+		      __u32 stack_id, struct alloc_ids *ids)
 {
 	struct gtsc_kmem_stack_use *st;
 	struct gtsc_kmem_gfp_use *gu;
 	struct gtsc_kmem_group *g;
 	bool added;
-	__u64 id;
 	int err;
 
 	err = intern_site(a, r->call_site, &ids->site);
 	if (err)
 		return err;
 	if (r->kind != GTSC_KMEM_PAGE) {
-		alloc_group_key(r, &id);
-		g = intern_group(a, r->kind, id, &ids->group);
+		g = intern_group(a, r->kind, group_id, &ids->group);
 		if (!g)
 			return -ENOMEM;
 	}
@@ -296,7 +297,7 @@ static int intern_ids(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc 
 static int alloc_ids(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *r, __u32 stack_id,
 		     struct alloc_ids *ids)
 {
-	__u64 id, gkey = r->kind == GTSC_KMEM_PAGE ? 0 : alloc_group_key(r, &id);
+	__u64 id = 0, gkey = r->kind == GTSC_KMEM_PAGE ? 0 : alloc_group_key(r, &id);
 	__u64 mix = r->call_site ^ gkey * 0xff51afd7ed558ccdULL ^
 		    ((__u64)r->gfp_flags << 32 | stack_id) * 0xc4ceb9fe1a85ec53ULL;
 	struct hot_alloc *h = &a->hot[kmem_hash64(mix ^ r->kind, HOT_BITS)];
@@ -308,7 +309,7 @@ static int alloc_ids(struct kmem_analysis *a, const struct gtsc_rec_kmem_alloc *
 		return 0;
 	}
 	*ids = (struct alloc_ids){};
-	err = intern_ids(a, r, stack_id, ids);
+	err = intern_ids(a, r, id, stack_id, ids);
 	if (err)
 		return err;
 	*h = (struct hot_alloc){

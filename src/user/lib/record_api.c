@@ -54,14 +54,6 @@ struct gtsc_recording {
 
 #define rlog(r, ...) gtsc_log((r)->p.eo.log, (r)->p.eo.log_ctx, GTSC_LOG_WARN, __VA_ARGS__)
 
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static char *dup_or_null(const char *s, int *err)
 {
 	char *d = s ? strdup(s) : NULL;
@@ -325,7 +317,7 @@ int gtsc_recording__attach(struct gtsc_recording *r)
 	if (err)
 		return err; /* the session said which source */
 	err = write_metadata(r);
-	err = err ?: write_comms(r, gtsc_file_sink__sink(r->fs), mono_ns());
+	err = err ?: write_comms(r, gtsc_file_sink__sink(r->fs), gtsc_mono_ns());
 	if (err)
 		rlog(r, "writing %s failed: %s", r->path, strerror(-err));
 	return err;
@@ -353,7 +345,7 @@ static int build_trailer(struct gtsc_recording *r, struct strbuf *tr)
 	int err = gtsc_trace__stats(r->s, tr, &written, &dropped);
 
 	gtsc_session__prog_misses(r->s, tr);
-	strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)mono_ns());
+	strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)gtsc_mono_ns());
 	strbuf_addf(tr, "meta\tconsumed\t%llu\n",
 		    (unsigned long long)gtsc_session__consumed(r->s));
 	if (r->extra.len)

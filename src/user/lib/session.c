@@ -78,14 +78,6 @@ __attribute__((format(printf, 3, 4))) static void slog(const struct gtsc_session
 	va_end(ap);
 }
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static bool may_record(void)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
@@ -530,7 +522,7 @@ int gtsc_session__attach(struct gtsc_session *s)
 
 int gtsc_session__start(struct gtsc_session *s)
 {
-	s->last_poll_ns = now_ns();
+	s->last_poll_ns = gtsc_mono_ns();
 	if (!s->start_ns)
 		s->start_ns = s->last_poll_ns;
 	__atomic_store_n(&s->skel->bss->gtsc_on, 1, __ATOMIC_RELEASE);
@@ -584,7 +576,7 @@ static int emit_drops(struct gtsc_session *s, __u64 now)
 int gtsc_session__poll(struct gtsc_session *s, int timeout_ms)
 {
 	int n = gtsc_channels__drain(&s->chans, timeout_ms);
-	__u64 now = now_ns();
+	__u64 now = gtsc_mono_ns();
 	int err;
 
 	if (n < 0)
@@ -616,7 +608,7 @@ static bool all_consumed(struct gtsc_session *s)
 
 int gtsc_session__flush(struct gtsc_session *s, int timeout_ms)
 {
-	__u64 deadline = now_ns() + (__u64)timeout_ms * 1000000;
+	__u64 deadline = gtsc_mono_ns() + (__u64)timeout_ms * 1000000;
 	int err;
 
 	do {
@@ -626,7 +618,7 @@ int gtsc_session__flush(struct gtsc_session *s, int timeout_ms)
 		if (all_consumed(s))
 			return 0;
 		usleep(1000);
-	} while (now_ns() < deadline);
+	} while (gtsc_mono_ns() < deadline);
 	slog(s, GTSC_LOG_WARN, "some records were still in flight when recording ended");
 	return -ETIMEDOUT;
 }

@@ -405,7 +405,6 @@ static int snapshot_records(struct gtsc_session *s, struct gtsc_file_sink *fs, s
 {
 	__u32 n = gtsc_session__channels(s)->nr_flight_heads;
 	struct gtsc_session_flight *fl = calloc(n, sizeof(*fl));
-	struct timespec now;
 	__u64 written, dropped;
 	int nfl, err;
 
@@ -415,9 +414,8 @@ static int snapshot_records(struct gtsc_session *s, struct gtsc_file_sink *fs, s
 	err = nfl < 0 ? nfl : gtsc_trace__stats(s, tr, &written, &dropped);
 	if (!err) {
 		gtsc_trace__flight(tr, NULL, fl, nfl);
-		clock_gettime(CLOCK_MONOTONIC, &now);
 		strbuf_addf(tr, "meta\tend_ns\t%llu\nmeta\tsnapshot\tall\n",
-			    (unsigned long long)now.tv_sec * 1000000000ULL + now.tv_nsec);
+			    (unsigned long long)gtsc_mono_ns());
 	}
 	free(fl);
 	return err;

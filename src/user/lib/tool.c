@@ -282,18 +282,10 @@ static int counters(struct gtsc_tool *t, struct gtsc_chan_counters *sum)
 	return err;
 }
 
-static __u64 now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
 /* After stop: until every record the programs counted as written is consumed, or TIMEOUT_MS. */
 static int drain_all(struct gtsc_tool *t, int timeout_ms)
 {
-	__u64 deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	__u64 deadline = gtsc_mono_ns() + (timeout_ms > 0 ? timeout_ms : 0) * 1000000ULL;
 	struct gtsc_chan_counters sum;
 	int err;
 
@@ -305,7 +297,7 @@ static int drain_all(struct gtsc_tool *t, int timeout_ms)
 		if (gtsc_channels__consumed(&t->chans, t->chans.ch[0].id) >= sum.written)
 			return 0;
 		usleep(1000);
-	} while (now_ms() < deadline);
+	} while (gtsc_mono_ns() < deadline);
 	return -ETIMEDOUT;
 }
 
