@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The field layer: every record that crosses from BPF, built-in or a
+ * tracepoint's raw entry, is described once as a list of fields, and every
+ * output walks that list: the text and JSON emitters today, the CTF
+ * metadata, the Perfetto emitter and the compact column codec next.  The
+ * model is libtraceevent's (an event is a list of described fields;
+ * printing walks them): a tracepoint's class is built at report time from
+ * the format saved in the trace (libtraceevent parses it), a built-in
+ * record's class is a const table next to its record in the registry.
+ *
+ * Offsets are from the start of the record (struct gtsc_rec_hdr included),
+ * so one walker serves both; a tracepoint's entry offsets are shifted by
+ * where the raw entry starts in its record.
+ */
+#ifndef __GTSC_FIELDS_H
+#define __GTSC_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct xlat;
+
+/* How the bytes are laid out. */
+enum gtsc_ftype {
+	GTSC_FT_UINT,	   /* unsigned integer of size 1, 2, 4 or 8 */
+	GTSC_FT_INT,	   /* signed integer of size 1, 2, 4 or 8 */
+	GTSC_FT_CHARS,	   /* char[size], NUL-padded (comm, cache names) */
+	GTSC_FT_ARRAY,	   /* fixed array: size bytes of elem_size elements */
+	GTSC_FT_DYN_STR,   /* __data_loc char[]: u32 (len << 16 | offset from the entry) */
+	GTSC_FT_DYN_ARRAY, /* __data_loc of other elements, same encoding */
+};
+
+/* How the value is shown; a hint both emitters honour. */
+enum gtsc_fprint {
+	GTSC_FP_DEFAULT, /* decimal numbers, strings as text */
+	GTSC_FP_HEX,	 /* 0x%x; JSON: a string past 2^53 is never lost */
+	GTSC_FP_SYM,	 /* kernel address as symbol+0xoff from the trace's symbols */
+	GTSC_FP_ERRNO,	 /* negative values as -ENOENT */
+	GTSC_FP_XLAT,	 /* enum by xlat table */
+	GTSC_FP_FLAGS,	 /* bit flags by xlat table: A|B|0x40 */
+	GTSC_FP_TIME,	 /* nanoseconds */
+	GTSC_FP_BOOL,
+};
+
+struct gtsc_field {
+	const char *name;
+	__u16 offset;	 /* from the start of the record */
+	__u16 size;	 /* bytes; for DYN_* the 4-byte __data_loc word */
+	__u8 type;	 /* enum gtsc_ftype */
+	__u8 print;	 /* enum gtsc_fprint */
+	__u16 elem_size; /* ARRAY / DYN_ARRAY: bytes per element, else 0 */
+	const struct xlat *xlat; /* FP_XLAT / FP_FLAGS */
+};
+
+/*
+ * One event class: a built-in record type (or one flavour of it: kmalloc and
+ * kmem_cache_alloc share GTSC_REC_KMEM_ALLOC) or one tracepoint.
+ */
+struct gtsc_event_class {
+	const char *group;	 /* "syscalls", "kmem", "sched", ... */
+	const char *name;	 /* "sys_enter", "kmalloc", "sched_switch" */
+	const struct gtsc_field *fields;
+	unsigned int nr_fields;
+	__u16 data_offset;	 /* tracepoints: where the raw entry starts in the record */
+};
+
+#endif /* __GTSC_FIELDS_H */
