@@ -33,9 +33,27 @@ check lifecycle/killed-exit "report of a killed recording exited $rc, expected 3
 check lifecycle/killed-says-truncated "no truncation sentence: $(head -c 200 "$TEST_TMP/e")" grep -q "trailer\|truncated" "$TEST_TMP/e"
 check lifecycle/killed-has-events "a killed 1 s recording yields $n events" [ "$n" -gt 0 ]
 
-# A command's exit ends the recording; its status is kept.
+# A command's exit ends the recording, and record exits as the command did
+# (perf record, strace): its code, 128+N for signal N, 127 not found, 126 not
+# executable.
 "$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- sh -c 'exit 3' 2> "$TEST_TMP/err"
-check lifecycle/command-exit "record of a failing command exited $?" [ $? = 0 ]
+rc=$?
+check lifecycle/command-exit "record of a command exiting 3 exited $rc" [ $rc = 3 ]
+"$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- sh -c 'kill -9 $$' 2> "$TEST_TMP/err"
+rc=$?
+check lifecycle/command-killed "record of a command killed by SIGKILL exited $rc, expected 137" [ $rc = 137 ]
+"$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- "$TEST_TMP/no-such-command" 2> "$TEST_TMP/err"
+rc=$?
+check_expr lifecycle/command-not-found "record of a missing command: rc $rc, $(head -c 200 "$TEST_TMP/err")" \
+	'[ $rc = 127 ] && has_line "$TEST_TMP/err" "cannot run" "No such file"'
+echo x > "$TEST_TMP/not-exec"
+chmod 644 "$TEST_TMP/not-exec"
+"$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- "$TEST_TMP/not-exec" 2> "$TEST_TMP/err"
+rc=$?
+check lifecycle/command-not-executable "record of a non-executable file exited $rc, expected 126" [ $rc = 126 ]
+"$GTSC" report -i "$TEST_TMP/c.gtsc" > /dev/null 2>&1
+rc=$?
+check lifecycle/command-failed-trace-whole "the trace of a command that could not run: report exited $rc" [ $rc = 0 ]
 
 # --compress: the same 20000 getppid calls (they fit the rings: no drop even
 # where compressing is slow, as in the VM lane) read back whole from each codec,

@@ -54,6 +54,7 @@ struct record_run {
 	struct gtsc_session *s; /* the recording's, once open */
 	pid_t child;
 	int child_status;
+	bool child_ended; /* by itself: its status becomes record's (perf, strace) */
 	int go_fd;
 	int ready_fd; /* --daemon: tells the waiting parent we are running */
 	__u64 t0_ns;
@@ -320,7 +321,7 @@ static __u64 mono_ns(void)
 /* The child waits on a pipe, so that it runs only once recording has started. */
 static int spawn(struct record_run *r)
 {
-	int p[2];
+	int p[2], e;
 	char c;
 
 	if (pipe2(p, O_CLOEXEC))
@@ -333,8 +334,10 @@ static int spawn(struct record_run *r)
 		if (read(p[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up */
 		execvp(r->o->cmd[0], r->o->cmd);
-		fprintf(stderr, "gtsc-bpf: cannot run '%s': %s\n", r->o->cmd[0], strerror(errno));
-		_exit(127);
+		e = errno;
+		fprintf(stderr, "gtsc-bpf: cannot run '%s': %s\n", r->o->cmd[0], strerror(e));
+		/* the shell's codes: 127 not found, 126 found but not executable */
+		_exit(e == ENOENT ? 127 : 126);
 	}
 	close(p[0]);
 	r->go_fd = p[1];
@@ -369,6 +372,7 @@ static bool child_done(struct record_run *r)
 		return false;
 	if (waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
 		r->child = 0;
+		r->child_ended = true;
 		/* in the trailer of the file and of every snapshot from now on */
 		snprintf(status, sizeof(status), "%d", r->child_status);
 		gtsc_recording__add_meta(r->rec, "command_status", status);
@@ -913,6 +917,21 @@ static void cleanup(struct record_run *r)
 		close(r->ready_fd);
 }
 
+/*
+ * `record -- CMD` exits as CMD did, as perf record and strace do: its exit
+ * code, or 128 + N when signal N killed it (the shell's convention).  A
+ * command that gtsc-bpf itself stopped (-d, a signal to the recorder) does
+ * not count: then record's own status stands.
+ */
+static int command_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {};
@@ -934,5 +953,7 @@ int cmd_record(int argc, char **argv)
 	err = record_run(&r);
 	cleanup(&r);
 	record_probes__free(&o.probes);
-	return err ? 1 : 0;
+	if (err)
+		return 1;
+	return r.child_ended ? command_exit_code(r.child_status) : 0;
 }
