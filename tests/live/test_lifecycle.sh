@@ -72,3 +72,17 @@ check_expr lifecycle/compress-sizes "sizes zlib $(sz zlib), lz4 $(sz lz4), none 
 rc=$?
 check_expr lifecycle/compress-unknown "--compress=xz: rc $rc, $(head -c 200 "$TEST_TMP/err")" \
 	'[ $rc = 2 ] && has_line "$TEST_TMP/err" "--compress takes lz4, zlib or none"'
+
+# On a terminal, record refreshes one status line about once a second;
+# nothing of it when stderr is a file.  script(1) gives it a terminal.
+if command -v script > /dev/null; then
+	script -q -c "$GTSC record -e syscalls -o $TEST_TMP/p.gtsc -a -d 2.5" "$TEST_TMP/tty" > /dev/null 2>&1
+	n=$(grep -o 'events ([0-9]*/s), [0-9]* dropped, [0-9.]* MiB written' "$TEST_TMP/tty" | wc -l)
+	check lifecycle/progress-tty "$n status lines on a terminal in 2.5 s, expected 2: $(tail -c 300 "$TEST_TMP/tty")" \
+		[ "$n" = 2 ]
+	"$GTSC" record -e syscalls -o "$TEST_TMP/p.gtsc" -a -d 1.5 2> "$TEST_TMP/notty"
+	check lifecycle/progress-not-tty "a status line in a file: $(head -c 300 "$TEST_TMP/notty")" \
+		not grep -q 'MiB written' "$TEST_TMP/notty"
+else
+	echo "SKIP live/lifecycle/progress-tty: no script(1) here to give record a terminal"
+fi
