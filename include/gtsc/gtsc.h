@@ -443,5 +443,6 @@ GTSC_API void gtsc_reader__close(struct gtsc_reader *r);
 #include "control.h"  /* runtime control of named sessions; kernel features */
 #include "syscalls.h" /* decoding syscall records */
 #include "kmem.h"     /* kmem analysis */
+#include "ctf.h"      /* writing a trace as CTF */
 
 #endif /* __GTSC_GTSC_H */

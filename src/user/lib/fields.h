@@ -30,6 +30,12 @@ enum gtsc_ftype {
 	GTSC_FT_ARRAY,	   /* fixed array: size bytes of elem_size elements */
 	GTSC_FT_DYN_STR,   /* __data_loc char[]: u32 (len << 16 | offset from the entry) */
 	GTSC_FT_DYN_ARRAY, /* __data_loc of other elements, same encoding */
+	/*
+	 * A string captured with a sys_enter record (a gtsc_payload_item of
+	 * kind GTSC_PAY_STR) for the argument whose index OFFSET holds; a
+	 * record without it (a fault, --no-capture) shows the raw pointer.
+	 */
+	GTSC_FT_CAPTURED,
 };
 
 /* How the value is shown; a hint both emitters honour. */
@@ -42,6 +48,8 @@ enum gtsc_fprint {
 	GTSC_FP_FLAGS,	 /* bit flags by xlat table: A|B|0x40 */
 	GTSC_FP_TIME,	 /* nanoseconds */
 	GTSC_FP_BOOL,
+	GTSC_FP_CACHE,	/* a kmem_cache id, named by the trace's GTSC_REC_KMEM_CACHE records */
+	GTSC_FP_PRINTF, /* a gtsc_printf format id: the record rendered by the trace's formats */
 };
 
 struct gtsc_field {
