@@ -74,21 +74,33 @@ static const struct gtsc_field printf_fields[] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define CLASS(g, n, f) { .group = g, .name = n, .fields = f, .nr_fields = N(f) }
 
-/* The classes every trace may have, in a fixed order: their ids when first used. */
+/*
+ * The classes every trace may have, in a fixed order: their ids when first
+ * used.  A slab event whose cache the trace names has a cache field, one
+ * whose cache it does not name has none (as in report --json, and an
+ * empty string is what babeltrace2 2.0.4 shows as the previous event's).
+ */
 enum { C_KMALLOC, C_CACHE_ALLOC, C_PAGE_ALLOC, C_KFREE, C_CACHE_FREE, C_PAGE_FREE,
-       C_FORK, C_EXEC, C_EXIT, C_PRINTF, C_STATIC };
+       C_FORK, C_EXEC, C_EXIT, C_PRINTF, C_KMALLOC_C, C_CACHE_ALLOC_C, C_KFREE_C,
+       C_CACHE_FREE_C, C_STATIC };
+
+#define CLASS_NC(g, n, f) { .group = g, .name = n, .fields = f, .nr_fields = N(f) - 1 }
 
 static const struct gtsc_event_class static_classes[C_STATIC] = {
-	[C_KMALLOC] = CLASS("kmem", "kmem_kmalloc", kmalloc_fields),
-	[C_CACHE_ALLOC] = CLASS("kmem", "kmem_cache_alloc", kmalloc_fields),
+	[C_KMALLOC] = CLASS_NC("kmem", "kmem_kmalloc", kmalloc_fields),
+	[C_CACHE_ALLOC] = CLASS_NC("kmem", "kmem_cache_alloc", kmalloc_fields),
 	[C_PAGE_ALLOC] = CLASS("kmem", "kmem_mm_page_alloc", page_alloc_fields),
-	[C_KFREE] = CLASS("kmem", "kmem_kfree", kfree_fields),
-	[C_CACHE_FREE] = CLASS("kmem", "kmem_cache_free", kfree_fields),
+	[C_KFREE] = CLASS_NC("kmem", "kmem_kfree", kfree_fields),
+	[C_CACHE_FREE] = CLASS_NC("kmem", "kmem_cache_free", kfree_fields),
 	[C_PAGE_FREE] = CLASS("kmem", "kmem_mm_page_free", page_free_fields),
 	[C_FORK] = CLASS("sched", "sched_process_fork", fork_fields),
 	[C_EXEC] = CLASS("sched", "sched_process_exec", exec_fields),
 	[C_EXIT] = CLASS("sched", "sched_process_exit", exit_fields),
 	[C_PRINTF] = CLASS("gtsc", "printf", printf_fields),
+	[C_KMALLOC_C] = CLASS("kmem", "kmem_kmalloc", kmalloc_fields),
+	[C_CACHE_ALLOC_C] = CLASS("kmem", "kmem_cache_alloc", kmalloc_fields),
+	[C_KFREE_C] = CLASS("kmem", "kmem_kfree", kfree_fields),
+	[C_CACHE_FREE_C] = CLASS("kmem", "kmem_cache_free", kfree_fields),
 };
 
 /* Keys of the classes made per trace: a syscall (per flavour) or a probed function. */
@@ -370,10 +382,12 @@ static int syscall_id(struct ctf_classes *c, const struct gtsc_rec_hdr *h, int n
 	return dyn_id(c, k);
 }
 
-int ctf_classes__of(struct ctf_classes *c, const struct gtsc_rec_hdr *h)
+int ctf_classes__of(struct ctf_classes *c, const struct gtsc_rec_hdr *h, bool cache_named)
 {
-	static const int alloc_class[] = { C_KMALLOC, C_CACHE_ALLOC, C_PAGE_ALLOC };
-	static const int free_class[] = { C_KFREE, C_CACHE_FREE, C_PAGE_FREE };
+	static const int alloc_class[2][3] = { { C_KMALLOC, C_CACHE_ALLOC, C_PAGE_ALLOC },
+					       { C_KMALLOC_C, C_CACHE_ALLOC_C, C_PAGE_ALLOC } };
+	static const int free_class[2][3] = { { C_KFREE, C_CACHE_FREE, C_PAGE_FREE },
+					      { C_KFREE_C, C_CACHE_FREE_C, C_PAGE_FREE } };
 	static const int task_class[] = { C_FORK, C_EXEC, C_EXIT };
 	const struct gtsc_rec_kmem_alloc *a = (const void *)h;
 	const struct gtsc_rec_kmem_free *f = (const void *)h;
@@ -386,9 +400,11 @@ int ctf_classes__of(struct ctf_classes *c, const struct gtsc_rec_hdr *h)
 	case GTSC_REC_SYS_EXIT:
 		return syscall_id(c, h, ((const struct gtsc_rec_sys_exit *)h)->nr);
 	case GTSC_REC_KMEM_ALLOC:
-		return a->kind <= GTSC_KMEM_PAGE ? static_id(c, alloc_class[a->kind]) : -ENOENT;
+		return a->kind <= GTSC_KMEM_PAGE ? static_id(c, alloc_class[cache_named][a->kind])
+						 : -ENOENT;
 	case GTSC_REC_KMEM_FREE:
-		return f->kind <= GTSC_KMEM_PAGE ? static_id(c, free_class[f->kind]) : -ENOENT;
+		return f->kind <= GTSC_KMEM_PAGE ? static_id(c, free_class[cache_named][f->kind])
+						 : -ENOENT;
 	case GTSC_REC_TASK: /* GTSC_TASK_COMM only names tasks */
 		return t->event <= GTSC_TASK_EXIT ? static_id(c, task_class[t->event]) : -ENOENT;
 	case GTSC_REC_FUNC:

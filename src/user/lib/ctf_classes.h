@@ -20,9 +20,11 @@ void ctf_classes__free(struct ctf_classes *c);
 /*
  * The class id of REC (0, 1, ... in the order classes were first needed),
  * -ENOENT for a record that is no event (drops, cache names, the comms of
- * tasks alive at start, a newer recorder's types), -ENOMEM.
+ * tasks alive at start, a newer recorder's types), -ENOMEM.  CACHE_NAMED:
+ * the trace names the slab cache of a kmem record (its class has a cache
+ * field).
  */
-int ctf_classes__of(struct ctf_classes *c, const struct gtsc_rec_hdr *rec);
+int ctf_classes__of(struct ctf_classes *c, const struct gtsc_rec_hdr *rec, bool cache_named);
 
 /* Class ID (below ctf_classes__count). */
 const struct gtsc_event_class *ctf_classes__get(const struct ctf_classes *c, unsigned int id);

@@ -191,6 +191,15 @@ static int cache_add(struct ctf_writer *w, const struct gtsc_rec_kmem_cache *c)
 	return 0;
 }
 
+static bool cache_named(const struct ctf_writer *w, const struct gtsc_rec_hdr *h)
+{
+	__u64 id = h->type == GTSC_REC_KMEM_ALLOC ? ((const struct gtsc_rec_kmem_alloc *)h)->cache_id
+		 : h->type == GTSC_REC_KMEM_FREE  ? ((const struct gtsc_rec_kmem_free *)h)->cache_id
+						   : 0;
+
+	return id && cache_lookup(w, id);
+}
+
 static struct ctf_stream *stream_of(struct ctf_writer *w, unsigned int chan, __u16 cpu)
 {
 	struct ctf_stream **sp;
@@ -249,6 +258,20 @@ static int flush(struct ctf_writer *w, struct ctf_stream *s)
 
 	if (!s->open)
 		return 0;
+	/*
+	 * babeltrace2 counts discarded events as the growth between packets:
+	 * drops in a stream's first packet would show without their count.
+	 */
+	if (!s->seq && s->discarded) {
+		struct ctf_stream first = { .chan = s->chan, .cpu = s->cpu, .open = true,
+					    .begin_ns = s->begin_ns, .end_ns = s->begin_ns };
+		int err = flush(w, &first);
+
+		if (err)
+			return err;
+		s->started = true;
+		s->seq = 1;
+	}
 	memcpy(p, &magic, 4);
 	memcpy(p + 4, w->uuid, 16);
 	memcpy(p + 20, &zero, 4);
@@ -338,8 +361,8 @@ static const char *field_text(struct ctf_writer *w, const struct gtsc_rec_hdr *h
 		      : snprintf(w->text, sizeof(w->text), "0x%" PRIx64, (uint64_t)v);
 	} else if (f->print == GTSC_FP_CACHE) {
 		v = rec_u64(h, f->offset);
-		s = v ? cache_lookup(w, v) : NULL;
-		n = snprintf(w->text, sizeof(w->text), "%s", s ?: "");
+		s = v ? cache_lookup(w, v) : NULL; /* classes have no cache field otherwise */
+		n = snprintf(w->text, sizeof(w->text), "%s", s ?: "?");
 	} else { /* GTSC_FP_PRINTF; printk's habit of a final newline: one line */
 		n = gtsc_reader__format(w->r, h, w->text, sizeof(w->text));
 		if (n < 0)
@@ -448,7 +471,7 @@ int ctf_writer__push(struct ctf_writer *w, const struct gtsc_rec_hdr *h)
 		return put_drops(w, (const void *)h);
 	/* before the event: a fork shows the child with its own comm, as report does */
 	task_names__note(w->comms, h);
-	id = ctf_classes__of(w->classes, h);
+	id = ctf_classes__of(w->classes, h, cache_named(w, h));
 	if (id == -ENOENT)
 		return 0;
 	if (id < 0)
