@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gtsc/buf.h>
 #include <gtsc/gtsc.h>
 #include "comm_table.h"
 #include "event_print.h"
@@ -37,22 +38,6 @@ struct event_printer {
 	char sym[160]; /* scratch for a symbolized call site */
 	struct gtsc_syscall_decoder *compat; /* names i386 calls; made at the first */
 };
-
-void json_put_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
 
 struct event_printer *event_printer__new(const struct gtsc_reader *r, FILE *out, bool json)
 {
@@ -145,9 +130,9 @@ static void put_field_value(struct event_printer *p, const struct field *f)
 		break;
 	case F_STR:
 		if (p->json)
-			json_put_str(p->out, f->s);
+			gtsc_fputs_json(p->out, f->s);
 		else
-			fputs(f->s, p->out);
+			gtsc_fputs_text(p->out, f->s);
 		break;
 	}
 }
@@ -173,10 +158,12 @@ static void put_head(struct event_printer *p, const struct gtsc_rec_hdr *h, cons
 		fprintf(p->out, "{\"time\":%.9f,\"ts_ns\":%" PRIu64 ",\"cpu\":%u,\"pid\":%u,"
 				"\"tid\":%u,\"comm\":",
 			t, (uint64_t)h->ts_ns, h->cpu, h->pid, h->tid);
-		json_put_str(p->out, comm);
+		gtsc_fputs_json(p->out, comm);
 		fprintf(p->out, ",\"event\":\"%s\"", event);
 	} else {
-		fprintf(p->out, "%14.9f [%03u] %s/%u", t, h->cpu, comm, h->pid);
+		fprintf(p->out, "%14.9f [%03u] ", t, h->cpu);
+		gtsc_fputs_text(p->out, comm);
+		fprintf(p->out, "/%u", h->pid);
 		if (h->tid != h->pid)
 			fprintf(p->out, ":%u", h->tid);
 		fprintf(p->out, " %s:", event);
@@ -217,21 +204,6 @@ static struct field syscall_arg(const char *type, const char *name, __u64 v)
 	return f;
 }
 
-/* JSON string of LEN bytes that may hold anything: bytes past ASCII as \u00XX. */
-static void json_put_mem(FILE *out, const __u8 *s, size_t len)
-{
-	fputc('"', out);
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '"' || s[i] == '\\')
-			fprintf(out, "\\%c", s[i]);
-		else if (s[i] < 0x20 || s[i] > 0x7e)
-			fprintf(out, "\\u%04x", s[i]);
-		else
-			fputc(s[i], out);
-	}
-	fputc('"', out);
-}
-
 /*
  * The captured user memory of a sys_enter/sys_exit, item by item and raw
  * (records.h): strings as "text", bytes as "hex".  Decoding them per
@@ -261,7 +233,7 @@ static void put_payload_json(struct event_printer *p, const struct gtsc_rec_hdr 
 			it->len);
 		if (it->kind == GTSC_PAY_STR) {
 			fputs("\"text\":", p->out);
-			json_put_mem(p->out, (const __u8 *)(it + 1), it->len);
+			gtsc_fput_json(p->out, it + 1, it->len);
 		} else {
 			fputs("\"hex\":\"", p->out);
 			for (size_t i = 0; i < it->len; i++)
@@ -474,7 +446,7 @@ static void print_func(struct event_printer *p, const struct gtsc_rec_func *e)
 	put_head(p, &e->hdr, "func_entry");
 	if (p->json) {
 		fprintf(p->out, ",\"func\":");
-		json_put_str(p->out, name);
+		gtsc_fputs_json(p->out, name);
 		fprintf(p->out, ",\"ip\":\"0x%" PRIx64 "\",\"args\":{", (uint64_t)e->ip);
 		put_fields(p, f, n, "");
 		fputs("}}\n", p->out);
@@ -496,7 +468,7 @@ static void print_drops(struct event_printer *p, const struct gtsc_rec_drops *d)
 	put_head(p, &d->hdr, "DROPPED");
 	if (p->json) {
 		fprintf(p->out, ",\"channel\":");
-		json_put_str(p->out, name);
+		gtsc_fputs_json(p->out, name);
 		fprintf(p->out, ",\"count\":%" PRIu64 ",\"since_ns\":%" PRIu64 "}\n",
 			(uint64_t)d->count, (uint64_t)d->since_ns);
 		return;

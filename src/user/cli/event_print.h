@@ -17,7 +17,5 @@ struct event_printer *event_printer__new(const struct gtsc_reader *r, FILE *out,
 void event_printer__free(struct event_printer *p);
 /* Prints REC (metadata-only records just update state). 0 or -errno. */
 int event_printer__print(struct event_printer *p, const struct gtsc_rec_hdr *rec);
-/* Escapes S as a JSON string, quotes included. */
-void json_put_str(FILE *out, const char *s);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gtsc/buf.h>
 #include "cli.h"
 #include "comm_table.h"
 #include "folded.h"
@@ -149,7 +150,9 @@ static void print_pids(struct func_report *fr, __u32 id, size_t *pos)
 
 		for (; *pos < h->n && h->v[*pos] == ((__u64)id << 32 | pid); (*pos)++)
 			n++;
-		printf("    pid %u (%s) %zu\n", pid, comm_table__get(fr->comms, pid, pid), n);
+		printf("    pid %u (", pid);
+		gtsc_fputs_text(stdout, comm_table__get(fr->comms, pid, pid));
+		printf(") %zu\n", n);
 	}
 }
 
