@@ -94,21 +94,6 @@ static double duration_s(const struct gtsc_reader *r)
 	return s && e ? (strtod(e, NULL) - strtod(s, NULL)) / 1e9 : -1;
 }
 
-static void wall_time(const struct gtsc_reader *r, char *buf, size_t sz)
-{
-	const char *s = gtsc_reader__meta(r, "start_ns"), *o = gtsc_reader__meta(r, "wall_offset_ns");
-	time_t t;
-	struct tm tm;
-
-	if (!s || !o) {
-		snprintf(buf, sz, "?");
-		return;
-	}
-	t = (strtoll(s, NULL, 10) + strtoll(o, NULL, 10)) / 1000000000LL;
-	gmtime_r(&t, &tm);
-	strftime(buf, sz, "%Y-%m-%d %H:%M:%S UTC", &tm);
-}
-
 static void text_header(const struct gtsc_reader *r, const char *path)
 {
 	GTSC_OPTS(gtsc_reader_channel, ch);
@@ -116,7 +101,7 @@ static void text_header(const struct gtsc_reader *r, const char *path)
 	double dur = duration_s(r);
 	char when[64];
 
-	wall_time(r, when, sizeof(when));
+	report_wall_time(r, when, sizeof(when));
 	printf("# trace: ");
 	gtsc_fputs_text(stdout, path);
 	printf("\n# host: ");
