@@ -162,7 +162,6 @@ $(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC) | $(OUTPU
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Isrc/user/cli -Itests/unit $< \
 		$(filter $(OUTPUT)/cli/%.o,$^) $(LIBGTSC) $(LDLIBS) -o $@
 
-$(OUTPUT)/tests/unit/test_funcs: $(OUTPUT)/cli/event_print.o $(OUTPUT)/cli/comm_table.o
 $(OUTPUT)/tests/unit/test_syscall_stats: $(OUTPUT)/cli/syscall_stats.o
 $(OUTPUT)/tests/unit/test_report_header: $(OUTPUT)/cli/report_header.o
 

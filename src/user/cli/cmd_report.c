@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 #include <gtsc/buf.h>
+#include <gtsc/print.h>
 #include "cli.h"
-#include "event_print.h"
 #include "report_header.h"
 
 struct report_opts {
@@ -175,17 +175,18 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 
 static int print_events(struct gtsc_reader *r, bool json)
 {
-	struct event_printer *p = event_printer__new(r, stdout, json);
+	GTSC_OPTS(gtsc_event_printer_opts, o, .json = json);
+	struct gtsc_event_printer *p = gtsc_event_printer__new(r, stdout, &o);
 	const struct gtsc_rec_hdr *rec;
 	int n, err = 0;
 
 	if (!p)
-		return -ENOMEM;
+		return -errno;
 	while (!err && (n = gtsc_reader__next(r, &rec)) > 0)
-		err = event_printer__print(p, rec);
+		err = gtsc_event_printer__print(p, rec);
 	if (!err && n < 0)
 		err = n;
-	event_printer__free(p);
+	gtsc_event_printer__free(p);
 	return err;
 }
 

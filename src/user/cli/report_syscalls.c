@@ -25,7 +25,7 @@
 #include <gtsc/buf.h>
 #include <gtsc/gtsc.h>
 #include "cli.h"
-#include "comm_table.h"
+#include <gtsc/print.h>
 #include "report_header.h"
 #include "syscall_stats.h"
 
@@ -49,7 +49,7 @@ struct sctx {
 	const struct sopts *o;
 	struct gtsc_reader *r;
 	struct gtsc_syscall_decoder *dec;
-	struct comm_table *comms;
+	struct gtsc_comm_table *comms;
 	struct sc_table *stats;
 	__u64 t0;
 	__u64 last_ts; /* -r: time of the previous line */
@@ -308,7 +308,7 @@ static bool task_wanted(struct sctx *x, const struct gtsc_rec_hdr *h)
 	if (!o->nr_comms)
 		return true;
 	for (int i = 0; i < o->nr_comms; i++)
-		if (!fnmatch(o->comms[i], comm_table__get(x->comms, h->pid, h->tid), 0))
+		if (!fnmatch(o->comms[i], gtsc_comm_table__get(x->comms, h->pid, h->tid), 0))
 			return true;
 	return false;
 }
@@ -331,7 +331,7 @@ static void line_time(struct sctx *x, __u64 ts)
 static void line_head(struct sctx *x, __u64 ts, __u32 pid, __u32 tid)
 {
 	struct gtsc_buf *b = &x->line;
-	const char *comm = comm_table__get(x->comms, pid, tid);
+	const char *comm = gtsc_comm_table__get(x->comms, pid, tid);
 
 	line_time(x, ts);
 	gtsc_buf__put_text(b, comm, strlen(comm));
@@ -401,7 +401,7 @@ static int print_text(struct sctx *x, const struct gtsc_syscall *c)
 static int print_json(struct sctx *x, const struct gtsc_syscall *c)
 {
 	struct gtsc_buf *b = &x->line;
-	const char *comm = comm_table__get(x->comms, c->pid, c->tid);
+	const char *comm = gtsc_comm_table__get(x->comms, c->pid, c->tid);
 	int err;
 
 	b->len = 0;
@@ -512,7 +512,7 @@ static int on_task(struct sctx *x, const struct gtsc_rec_task *tk)
 	int err;
 
 	if (tk->event != GTSC_TASK_EXIT) {
-		comm_table__update(x->comms, &tk->hdr);
+		gtsc_comm_table__update(x->comms, &tk->hdr);
 		return 0;
 	}
 	/* exit, exit_group, or killed in a call: "= ?" */
@@ -728,7 +728,7 @@ static int print_summary(struct sctx *x)
 		for (j = i; j < n && all[j]->key >> 32 == pid; j++)
 			;
 		printf("\n ");
-		gtsc_fputs_text(stdout, comm_table__get(x->comms, pid, pid));
+		gtsc_fputs_text(stdout, gtsc_comm_table__get(x->comms, pid, pid));
 		printf(" (%u), %zu syscalls\n\n", pid, j - i);
 		summary_table(x, all + i, j - i);
 	}
@@ -763,7 +763,7 @@ static void sctx_free(struct sctx *x)
 {
 	free(x->line.p);
 	sc_table__free(x->stats);
-	comm_table__free(x->comms);
+	gtsc_comm_table__free(x->comms);
 	gtsc_syscall_decoder__free(x->dec);
 	if (x->r)
 		gtsc_reader__close(x->r);
@@ -781,7 +781,7 @@ static int open_all(struct sctx *x, const struct sopts *o)
 	if (!x->r)
 		return -ENOENT;
 	x->dec = gtsc_syscall_decoder__new(x->r, &so);
-	x->comms = comm_table__new();
+	x->comms = gtsc_comm_table__new();
 	x->stats = sc_table__new();
 	x->line = (struct gtsc_buf){ malloc(LINE_SZ + 1), 0, LINE_SZ };
 	if (!x->dec || !x->comms || !x->stats || !x->line.p) {
