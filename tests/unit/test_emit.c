@@ -143,6 +143,46 @@ static void test_data_loc_bounds(struct test_ctx *t)
 	free(s);
 }
 
+/* A tracepoint's print fmt decodes prev_state (__print_flags): the class's own text. */
+static int state_text(const struct gtsc_event_class *c, const struct gtsc_field *f,
+		      const struct gtsc_rec_hdr *rec, char *buf, size_t size)
+{
+	const struct tp_rec *r = (const void *)rec;
+
+	return strcmp(f->name, "prev_state") ? -1 : snprintf(buf, size, "D|W(%d)", (int)r->prev_state);
+}
+
+static const struct gtsc_field fmt_fields[] = {
+	F(prev_state, "prev_state", GTSC_FT_INT, GTSC_FP_FLAGS),
+	F(prev_pid, "prev_pid", GTSC_FT_INT, GTSC_FP_XLAT),
+	F(msg_loc, "msg", GTSC_FT_DYN_STR, GTSC_FP_DEFAULT, .flags = GTSC_FF_REL_LOC),
+};
+
+static const struct gtsc_event_class fmt_class = {
+	.group = "sched", .name = "sched_fmt", .fields = fmt_fields,
+	.nr_fields = sizeof(fmt_fields) / sizeof(fmt_fields[0]), .data_offset = ENTRY,
+	.field_text = state_text,
+};
+
+/* Flags the class decodes itself, a number it cannot name, a __rel_loc string. */
+static void test_class_field_text(struct test_ctx *t)
+{
+	struct tp_rec r;
+	char *s, *j;
+
+	make_tp(&r);
+	r.msg_loc = 6 << 16 | (offsetof(struct tp_rec, data) - offsetof(struct tp_rec, ids_loc));
+	s = emit(false, &fmt_class, &r.hdr);
+	CHECK(t, s && strstr(s, " sched_fmt: prev_state=D|W(1026) prev_pid=-5 msg=hello\n"),
+	      "text: %s", s);
+	j = emit(true, &fmt_class, &r.hdr);
+	CHECK(t, j && strstr(j, ",\"prev_state\":1026,\"prev_state_text\":\"D|W(1026)\","
+				"\"prev_pid\":-5,\"msg\":\"hello\"}"),
+	      "json: %s", j);
+	free(s);
+	free(j);
+}
+
 static const char syscalls_text[] = "0\tread\tunsigned int\tfd\tchar *\tbuf\tsize_t\tcount\n"
 				    "39\tgetpid\n";
 
@@ -243,6 +283,7 @@ static const struct test_case cases[] = {
 	{ "tracepoint_json", test_tracepoint_json },
 	{ "tracepoint_text", test_tracepoint_text },
 	{ "data_loc_bounds", test_data_loc_bounds },
+	{ "class_field_text", test_class_field_text },
 	{ "syscall_classes", test_syscall_classes },
 	{ "fixed_classes", test_fixed_classes },
 };

@@ -10,6 +10,8 @@
 #include <gtsc/gtsc.h>
 #include "emit.h"
 #include "syscall_compat.h"
+#include "syscall_print.h"
+#include "xlat.h"
 
 static __u64 get_le(const void *p, size_t size)
 {
@@ -132,18 +134,20 @@ static struct emit_value named(struct gtsc_event_printer *p, const struct gtsc_r
 }
 
 /* A number by its print hint. */
-static struct emit_value number(const struct gtsc_field *f, __u64 raw)
+static struct emit_value number(const struct gtsc_event_class *c, const struct gtsc_field *f,
+				__u64 raw)
 {
-	struct emit_value v = { .u = raw, .i = sign_extend(raw, f->size) };
+	bool named = f->xlat || c->field_text;
 	bool is_signed = f->type == GTSC_FT_INT;
+	struct emit_value v = { .u = raw, .i = sign_extend(raw, f->size), .is_signed = is_signed };
 
 	switch (f->print) {
 	case GTSC_FP_HEX: v.kind = EV_HEX; break;
 	case GTSC_FP_BOOL: v.kind = EV_BOOL; break;
 	case GTSC_FP_TIME: v.kind = EV_TIME; break;
 	case GTSC_FP_ERRNO: v.kind = EV_ERRNO; break;
-	case GTSC_FP_XLAT: v.kind = f->xlat ? EV_XLAT : EV_UINT; break;
-	case GTSC_FP_FLAGS: v.kind = f->xlat ? EV_FLAGS : EV_HEX; break;
+	case GTSC_FP_XLAT: v.kind = named ? EV_XLAT : is_signed ? EV_INT : EV_UINT; break;
+	case GTSC_FP_FLAGS: v.kind = named ? EV_FLAGS : EV_HEX; break;
 	default: v.kind = is_signed ? EV_INT : EV_UINT; break;
 	}
 	if (v.kind == EV_XLAT || v.kind == EV_FLAGS || v.kind == EV_BOOL)
@@ -155,7 +159,8 @@ static struct emit_value number(const struct gtsc_field *f, __u64 raw)
 static struct emit_value data_loc(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
 				  const struct gtsc_field *f, __u32 loc)
 {
-	size_t off = (size_t)c->data_offset + (loc & 0xffff), len = loc >> 16;
+	size_t base = f->flags & GTSC_FF_REL_LOC ? (size_t)f->offset + 4 : c->data_offset;
+	size_t off = base + (loc & 0xffff), len = loc >> 16;
 	struct emit_value v = { .kind = f->type == GTSC_FT_DYN_STR ? EV_STR : EV_ARRAY };
 
 	if (off > rec->size || len > rec->size - off)
@@ -212,7 +217,32 @@ struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_eve
 	if (is_name(f->print))
 		return named(p, rec, f, f->type == GTSC_FT_INT ? (__u64)sign_extend(raw, f->size)
 							    : raw);
-	return number(f, raw);
+	return number(c, f, raw);
+}
+
+bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
+		  const struct gtsc_field *f, const struct emit_value *v, struct gtsc_buf *b)
+{
+	const struct xlat_errno *e;
+	int n;
+
+	if (v->kind == EV_ERRNO) {
+		e = v->i < 0 ? xlat_errno(-v->i) : NULL;
+		if (e) {
+			gtsc_buf__putc(b, '-');
+			gtsc_buf__puts(b, e->name);
+		}
+		return e;
+	}
+	if (f->xlat) {
+		if (v->kind == EV_XLAT)
+			sp_enum(b, f->xlat, v->u);
+		else
+			sp_flags(b, f->xlat, v->u);
+		return true;
+	}
+	n = c->field_text ? c->field_text(c, f, rec, gtsc_buf__end(b), gtsc_buf__room(b)) : -1;
+	return n >= 0 && !gtsc_buf__wrote(b, n);
 }
 
 __s64 emit_elem(const struct emit_value *v, size_t i)

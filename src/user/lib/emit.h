@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <gtsc/buf.h>
 #include <gtsc/print.h>
 #include "fields.h"
 
@@ -53,6 +54,13 @@ struct emit_value {
 /* What field F of REC (of class C) holds, resolved against the trace's metadata. */
 struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 			     const struct gtsc_rec_hdr *rec, const struct gtsc_field *f);
+/*
+ * The name of an EV_XLAT, EV_FLAGS or EV_ERRNO value (the field's xlat
+ * table in strace's form, the class's field_text, an errno's name) into B;
+ * false when there is none and the number stands alone.
+ */
+bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
+		  const struct gtsc_field *f, const struct emit_value *v, struct gtsc_buf *b);
 /* Element I of an EV_ARRAY value. */
 __s64 emit_elem(const struct emit_value *v, size_t i);
 /* Seconds from the trace's start to TS_NS, as the reports print them. */

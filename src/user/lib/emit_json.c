@@ -10,8 +10,6 @@
 #include <inttypes.h>
 #include <gtsc/buf.h>
 #include "emit.h"
-#include "syscall_print.h"
-#include "xlat.h"
 
 static void put_head(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 		     const struct gtsc_rec_hdr *h)
@@ -62,26 +60,18 @@ static void put_payload(FILE *out, const struct emit_value *v)
 	fputc(']', out);
 }
 
-/* The name beside an enum's, a flag word's or an errno's number: strace's text. */
-static void put_text_of(FILE *out, const struct gtsc_field *f, const struct emit_value *v)
+/* The name beside an enum's, a flag word's or an errno's number, when it has one. */
+static void put_text_of(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+			const struct gtsc_rec_hdr *rec, const struct gtsc_field *f,
+			const struct emit_value *v)
 {
-	const struct xlat_errno *e;
 	char tmp[512];
 	struct gtsc_buf b = { tmp, 0, sizeof(tmp) - 1 };
 
-	if (v->kind == EV_ERRNO) {
-		e = v->i < 0 ? xlat_errno(-v->i) : NULL;
-		if (!e)
-			return;
-		gtsc_buf__putc(&b, '-');
-		gtsc_buf__puts(&b, e->name);
-	} else if (v->kind == EV_XLAT) {
-		sp_enum(&b, f->xlat, v->u);
-	} else {
-		sp_flags(&b, f->xlat, v->u);
-	}
-	fprintf(out, ",\"%s_text\":", f->name);
-	gtsc_fput_json(out, tmp, b.len);
+	if (!emit_decoded(c, rec, f, v, &b))
+		return;
+	fprintf(p->out, ",\"%s_text\":", f->name);
+	gtsc_fput_json(p->out, tmp, b.len);
 }
 
 static void put_value(struct gtsc_event_printer *p, const struct emit_value *v)
@@ -90,10 +80,15 @@ static void put_value(struct gtsc_event_printer *p, const struct emit_value *v)
 	case EV_STR: gtsc_fput_json(p->out, v->s, v->len); break;
 	case EV_INT:
 	case EV_ERRNO: fprintf(p->out, "%" PRId64, (int64_t)v->i); break;
-	case EV_UINT:
-	case EV_TIME:
 	case EV_XLAT:
-	case EV_FLAGS: fprintf(p->out, "%" PRIu64, (uint64_t)v->u); break;
+	case EV_FLAGS:
+		if (v->is_signed) {
+			fprintf(p->out, "%" PRId64, (int64_t)v->i);
+			break;
+		}
+		/* fall through */
+	case EV_UINT:
+	case EV_TIME: fprintf(p->out, "%" PRIu64, (uint64_t)v->u); break;
 	case EV_HEX: fprintf(p->out, "\"0x%" PRIx64 "\"", (uint64_t)v->u); break;
 	case EV_BOOL: fputs(v->u ? "true" : "false", p->out); break;
 	case EV_ARRAY:
@@ -137,8 +132,8 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
 		first_bare = false;
 		fprintf(p->out, "\"%s\":", f->name);
 		put_value(p, &v);
-		if ((v.kind == EV_ERRNO || v.kind == EV_XLAT || v.kind == EV_FLAGS))
-			put_text_of(p->out, f, &v);
+		if (v.kind == EV_ERRNO || v.kind == EV_XLAT || v.kind == EV_FLAGS)
+			put_text_of(p, c, rec, f, &v);
 	}
 }
 

@@ -8,8 +8,6 @@
 #include <inttypes.h>
 #include <gtsc/buf.h>
 #include "emit.h"
-#include "syscall_print.h"
-#include "xlat.h"
 
 static void put_head(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 		     const struct gtsc_rec_hdr *h)
@@ -24,24 +22,28 @@ static void put_head(struct gtsc_event_printer *p, const struct gtsc_event_class
 	fputc(':', p->out);
 }
 
-/* strace's enum and flag names (xlat tables), through a line on the stack */
-static void put_xlat(FILE *out, const struct emit_value *v, const struct xlat *x)
+/* The name of an enum, flag word or errno, else its number. */
+static void put_named(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		      const struct gtsc_rec_hdr *rec, const struct gtsc_field *f,
+		      const struct emit_value *v)
 {
 	char tmp[512];
 	struct gtsc_buf b = { tmp, 0, sizeof(tmp) - 1 };
 
-	if (v->kind == EV_XLAT)
-		sp_enum(&b, x, v->u);
+	if (emit_decoded(c, rec, f, v, &b))
+		gtsc_fput_text(p->out, tmp, b.len);
+	else if (v->kind == EV_FLAGS)
+		fprintf(p->out, "0x%" PRIx64, (uint64_t)v->u);
+	else if (v->is_signed)
+		fprintf(p->out, "%" PRId64, (int64_t)v->i);
 	else
-		sp_flags(&b, x, v->u);
-	fwrite(tmp, 1, b.len, out);
+		fprintf(p->out, "%" PRIu64, (uint64_t)v->u);
 }
 
-static void put_value(struct gtsc_event_printer *p, const struct gtsc_field *f,
+static void put_value(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		      const struct gtsc_rec_hdr *rec, const struct gtsc_field *f,
 		      const struct emit_value *v)
 {
-	const struct xlat_errno *e;
-
 	switch (v->kind) {
 	case EV_STR: gtsc_fput_text(p->out, v->s, v->len); break;
 	case EV_INT: fprintf(p->out, "%" PRId64, (int64_t)v->i); break;
@@ -50,14 +52,8 @@ static void put_value(struct gtsc_event_printer *p, const struct gtsc_field *f,
 	case EV_BOOL: fputs(v->u ? "true" : "false", p->out); break;
 	case EV_TIME: fprintf(p->out, "%.9f", emit_secs(p, v->u)); break;
 	case EV_ERRNO:
-		e = v->i < 0 ? xlat_errno(-v->i) : NULL;
-		if (e)
-			fprintf(p->out, "-%s", e->name);
-		else
-			fprintf(p->out, "%" PRId64, (int64_t)v->i);
-		break;
 	case EV_XLAT:
-	case EV_FLAGS: put_xlat(p->out, v, f->xlat); break;
+	case EV_FLAGS: put_named(p, c, rec, f, v); break;
 	case EV_ARRAY:
 		fputc('[', p->out);
 		for (size_t i = 0; i < v->len / v->elem_size; i++)
@@ -87,7 +83,7 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
 			continue;
 		fputs(lead || !first ? sep : "", p->out);
 		fprintf(p->out, "%s=", f->text_name ?: f->name);
-		put_value(p, f, &v);
+		put_value(p, c, rec, f, &v);
 		first = false;
 	}
 }
@@ -101,7 +97,7 @@ void emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 	if (c->style == GTSC_CLASS_CALL && c->nr_fields) {
 		name = emit_value(p, c, rec, &c->fields[0]);
 		fputc(' ', p->out);
-		put_value(p, &c->fields[0], &name);
+		put_value(p, c, rec, &c->fields[0], &name);
 		fputc('(', p->out);
 		put_fields(p, c, rec, GTSC_FF_ARG, ", ", false);
 		fputc(')', p->out);

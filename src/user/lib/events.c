@@ -61,7 +61,7 @@ static const char *const raw_args[6] = { "arg0", "arg1", "arg2", "arg3", "arg4",
 
 /* "name", "nr", "compat" (i386 calls), the arguments, the captured data */
 static struct gtsc_event_class *build_sys_enter(const struct gtsc_reader *r,
-						const struct gtsc_rec_hdr *rec)
+						const struct gtsc_rec_hdr *rec, void **state)
 {
 	const struct gtsc_rec_sys_enter *e = (const void *)rec;
 	bool compat = rec->flags & GTSC_SYS_F_COMPAT;
@@ -223,7 +223,7 @@ static struct gtsc_field func_value(const char *kind, const char *name, __u16 of
  * and types, else the raw registers.  Return: "func", "ret", "latency_ns".
  */
 static struct gtsc_event_class *build_func(const struct gtsc_reader *r,
-					   const struct gtsc_rec_hdr *rec)
+					   const struct gtsc_rec_hdr *rec, void **state)
 {
 	const struct gtsc_rec_func *e = (const void *)rec;
 	const struct gtsc_func_info *fi = gtsc_reader__func(r, e->func_id);
@@ -310,10 +310,13 @@ struct built_class {
 	struct gtsc_event_class *cls; /* NULL: the build failed; not retried */
 };
 
+#define NR_REC_TYPES (sizeof(rec_types) / sizeof(rec_types[0]))
+
 /* Open addressing: a report meets a few hundred syscalls and functions. */
 struct event_classes {
 	struct built_class *e;
 	size_t cap, n;
+	void *state[NR_REC_TYPES]; /* each row's, by index in rec_types[] */
 };
 
 struct event_classes *event_classes__new(void)
@@ -325,6 +328,9 @@ void event_classes__free(struct event_classes *t)
 {
 	if (!t)
 		return;
+	for (size_t i = 0; i < NR_REC_TYPES; i++)
+		if (t->state[i] && rec_types[i].free_state)
+			rec_types[i].free_state(t->state[i]);
 	for (size_t i = 0; i < t->cap; i++) {
 		if (t->e[i].cls)
 			free((void *)t->e[i].cls->fields);
@@ -378,7 +384,7 @@ static const struct gtsc_event_class *built_class(const struct gtsc_reader *r,
 	b = find_slot(t, rec->type, key);
 	if (!b->used) {
 		*b = (struct built_class){ .key = key, .type = rec->type, .used = true,
-					   .cls = rt->build(r, rec) };
+					   .cls = rt->build(r, rec, &t->state[rt - rec_types]) };
 		t->n++;
 	}
 	return b->cls;
@@ -390,7 +396,7 @@ const struct gtsc_event_class *event_class__of(const struct gtsc_reader *r,
 	const struct event_rec_type *rt = NULL;
 	__u64 key;
 
-	for (size_t i = 0; i < sizeof(rec_types) / sizeof(rec_types[0]); i++)
+	for (size_t i = 0; i < NR_REC_TYPES; i++)
 		if (rec_types[i].type == rec->type)
 			rt = &rec_types[i];
 	if (!rt)

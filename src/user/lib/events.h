@@ -22,7 +22,9 @@ struct event_classes;
  * entry, or a key past NR_CLASSES: the record prints nothing); else BUILD
  * makes the class of REC's key from R's metadata: a malloc'd class whose
  * fields array is malloc'd too (both freed with the reader; the names they
- * point to must live as long as R), or NULL.
+ * point to must live as long as R), or NULL.  *STATE is the row's own, one
+ * per reader (NULL at first; a tracepoint row keeps the parsed formats
+ * there), freed by FREE_STATE when the reader closes.
  */
 struct event_rec_type {
 	__u16 type;
@@ -30,7 +32,8 @@ struct event_rec_type {
 	const struct gtsc_event_class *const *classes;
 	unsigned int nr_classes;
 	struct gtsc_event_class *(*build)(const struct gtsc_reader *r,
-					  const struct gtsc_rec_hdr *rec);
+					  const struct gtsc_rec_hdr *rec, void **state);
+	void (*free_state)(void *state);
 };
 
 /* REC's class, NULL for records that print nothing (names only, unknown types). */

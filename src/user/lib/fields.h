@@ -59,6 +59,7 @@ enum gtsc_fprint {
 /* gtsc_field.flags */
 #define GTSC_FF_ARG (1 << 0)	/* in GTSC_CLASS_CALL: an argument */
 #define GTSC_FF_SIGNED (1 << 1) /* ARRAY / DYN_ARRAY: the elements are signed */
+#define GTSC_FF_REL_LOC (1 << 2) /* DYN_*: __rel_loc, the offset counts from the word's end */
 
 struct gtsc_field {
 	const char *name;
@@ -88,6 +89,17 @@ enum gtsc_class_style {
  * One event class: a built-in record type (or one flavour of it: kmalloc and
  * kmem_cache_alloc share GTSC_REC_KMEM_ALLOC) or one tracepoint.
  */
+struct gtsc_event_class;
+struct gtsc_rec_hdr;
+
+/*
+ * A field's text made by the class's own means (a tracepoint's print fmt:
+ * __print_flags, __print_symbolic): into BUF (SIZE bytes, NUL included),
+ * the length written, or < 0 for none (the number is shown alone).
+ */
+typedef int (*gtsc_field_text_fn)(const struct gtsc_event_class *c, const struct gtsc_field *f,
+				  const struct gtsc_rec_hdr *rec, char *buf, size_t size);
+
 struct gtsc_event_class {
 	const char *group;	 /* "syscalls", "kmem", "sched", ... */
 	const char *name;	 /* "sys_enter", "kmalloc", "sched_switch" */
@@ -95,6 +107,9 @@ struct gtsc_event_class {
 	unsigned int nr_fields;
 	__u16 data_offset;	 /* tracepoints: where the raw entry starts in the record */
 	__u8 style;		 /* enum gtsc_class_style */
+	/* FP_XLAT / FP_FLAGS fields without a table: their text, else none */
+	gtsc_field_text_fn field_text;
+	void *priv; /* field_text's (a tracepoint's parsed format) */
 };
 
 #endif /* __GTSC_FIELDS_H */
