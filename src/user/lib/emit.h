@@ -61,8 +61,8 @@ struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_eve
  */
 bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
 		  const struct gtsc_field *f, const struct emit_value *v, struct gtsc_buf *b);
-/* Element I of an EV_ARRAY value. */
-__s64 emit_elem(const struct emit_value *v, size_t i);
+/* An EV_ARRAY value as text and JSON both show it: [1,-2,3]. */
+void emit_array(FILE *out, const struct emit_value *v);
 /* Seconds from the trace's start to TS_NS, as the reports print them. */
 double emit_secs(const struct gtsc_event_printer *p, __u64 ts_ns);
 

@@ -91,12 +91,7 @@ static void put_value(struct gtsc_event_printer *p, const struct emit_value *v)
 	case EV_TIME: fprintf(p->out, "%" PRIu64, (uint64_t)v->u); break;
 	case EV_HEX: fprintf(p->out, "\"0x%" PRIx64 "\"", (uint64_t)v->u); break;
 	case EV_BOOL: fputs(v->u ? "true" : "false", p->out); break;
-	case EV_ARRAY:
-		fputc('[', p->out);
-		for (size_t i = 0; i < v->len / v->elem_size; i++)
-			fprintf(p->out, "%s%" PRId64, i ? "," : "", (int64_t)emit_elem(v, i));
-		fputc(']', p->out);
-		break;
+	case EV_ARRAY: emit_array(p->out, v); break;
 	case EV_PAYLOAD: put_payload(p->out, v); break;
 	case EV_OMIT: break;
 	}

@@ -54,12 +54,7 @@ static void put_value(struct gtsc_event_printer *p, const struct gtsc_event_clas
 	case EV_ERRNO:
 	case EV_XLAT:
 	case EV_FLAGS: put_named(p, c, rec, f, v); break;
-	case EV_ARRAY:
-		fputc('[', p->out);
-		for (size_t i = 0; i < v->len / v->elem_size; i++)
-			fprintf(p->out, "%s%" PRId64, i ? "," : "", (int64_t)emit_elem(v, i));
-		fputc(']', p->out);
-		break;
+	case EV_ARRAY: emit_array(p->out, v); break;
 	case EV_OMIT:
 	case EV_PAYLOAD: break; /* the captured data is report --syscalls' to decode */
 	}

@@ -59,6 +59,20 @@ static struct gtsc_field sys_arg(const char *type, const char *name, int i)
 
 static const char *const raw_args[6] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
 
+/* A class to build, with room for MAX fields in *F; NULL when out of memory. */
+static struct gtsc_event_class *class_alloc(unsigned int max, struct gtsc_field **f)
+{
+	struct gtsc_event_class *c = calloc(1, sizeof(*c));
+
+	*f = calloc(max, sizeof(**f));
+	if (!c || !*f) {
+		free(c);
+		free(*f);
+		return NULL;
+	}
+	return c;
+}
+
 /* "name", "nr", "compat" (i386 calls), the arguments, the captured data */
 static struct gtsc_event_class *build_sys_enter(const struct gtsc_reader *r,
 						const struct gtsc_rec_hdr *rec, void **state)
@@ -67,15 +81,12 @@ static struct gtsc_event_class *build_sys_enter(const struct gtsc_reader *r,
 	bool compat = rec->flags & GTSC_SYS_F_COMPAT;
 	const struct gtsc_syscall_info *si = compat ? NULL : gtsc_reader__syscall(r, e->nr);
 	int nr_args = si ? (si->nr_args < 6 ? si->nr_args : 6) : 6;
-	struct gtsc_event_class *c = calloc(1, sizeof(*c));
-	struct gtsc_field *f = calloc(4 + nr_args, sizeof(*f));
+	struct gtsc_field *f;
+	struct gtsc_event_class *c = class_alloc(4 + nr_args, &f);
 	unsigned int n = 0;
 
-	if (!c || !f) {
-		free(c);
-		free(f);
+	if (!c)
 		return NULL;
-	}
 	f[n++] = (struct gtsc_field)FIELD(gtsc_rec_sys_enter, nr, "name", GTSC_FT_INT,
 					  GTSC_FP_SYSCALL);
 	f[n++] = (struct gtsc_field)FIELD(gtsc_rec_sys_enter, nr, "nr", GTSC_FT_INT,
@@ -229,15 +240,12 @@ static struct gtsc_event_class *build_func(const struct gtsc_reader *r,
 	const struct gtsc_func_info *fi = gtsc_reader__func(r, e->func_id);
 	bool typed = fi && strcmp(fi->ret_type, "?");
 	int nr_args = typed ? (fi->nr_args < 6 ? fi->nr_args : 6) : 6;
-	struct gtsc_event_class *c = calloc(1, sizeof(*c));
-	struct gtsc_field *f = calloc(2 + nr_args, sizeof(*f));
+	struct gtsc_field *f;
+	struct gtsc_event_class *c = class_alloc(2 + nr_args, &f);
 	unsigned int n = 0;
 
-	if (!c || !f) {
-		free(c);
-		free(f);
+	if (!c)
 		return NULL;
-	}
 	f[n++] = (struct gtsc_field)FIELD(gtsc_rec_func, func_id, "func", GTSC_FT_UINT,
 					  GTSC_FP_FUNC);
 	if (e->kind == GTSC_FUNC_RETURN) {
