@@ -12,6 +12,9 @@
 #include <gtsc/gtsc.h>
 #include "fields.h"
 
+/* a string a sys_enter captured for argument OFFSET (until CTF uses the field layer's payload) */
+#define GTSC_FT_CAPTURED (GTSC_FT_PAYLOAD + 1)
+
 struct ctf_classes;
 
 struct ctf_classes *ctf_classes__new(const struct gtsc_reader *r);
