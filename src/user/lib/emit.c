@@ -245,7 +245,7 @@ bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *r
 	return n >= 0 && !gtsc_buf__wrote(b, n);
 }
 
-static __s64 elem(const struct emit_value *v, size_t i)
+__s64 emit_elem(const struct emit_value *v, size_t i)
 {
 	__u64 raw = get_le(v->s + i * v->elem_size, v->elem_size);
 
@@ -256,6 +256,6 @@ void emit_array(FILE *out, const struct emit_value *v)
 {
 	fputc('[', out);
 	for (size_t i = 0; i < v->len / v->elem_size; i++)
-		fprintf(out, "%s%" PRId64, i ? "," : "", (int64_t)elem(v, i));
+		fprintf(out, "%s%" PRId64, i ? "," : "", (int64_t)emit_elem(v, i));
 	fputc(']', out);
 }

@@ -10,10 +10,12 @@
  *    (offset by the trace's measured wall-clock offset: times are absolute);
  *  - event context: LTTng's _pid, _tid and _procname[17] (lttng add-context
  *    -k -t pid -t tid -t procname);
- *  - payload: the class's fields (ctf_classes.c), every name prefixed with
- *    '_' as LTTng does (readers drop it; it keeps TSDL keywords out).
- * Every integer is byte-aligned and little endian as the records are, so
- * an event is its record's bytes copied field by field, no padding.
+ *  - payload: the class's fields, every name prefixed with '_' as LTTng
+ *    does (readers drop it; it keeps TSDL keywords out).
+ * Events are the field layer's (events.c): a record's class, its fields'
+ * values as the text and JSON emitters resolve them (emit.c), under
+ * LTTng's names (ctf_classes.c).  Every integer is byte-aligned and little
+ * endian as the records are: no padding anywhere.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +26,9 @@
 #include <unistd.h>
 #include <sys/uio.h>
 #include "ctf_classes.h"
+#include "emit.h"
 #include "emit_ctf.h"
-#include "task_names.h"
+#include "events.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define MAX_CPUS 8192	 /* CONFIG_NR_CPUS' largest */
@@ -44,26 +47,20 @@ struct ctf_stream {
 	__u64 begin_ns, end_ns, seq, discarded;
 };
 
-struct cache_name {
-	__u64 id;
-	char name[GTSC_CACHE_NAME_LEN];
-};
 
 struct ctf_writer {
 	const struct gtsc_reader *r;
 	int dirfd;
 	size_t packet_bytes;
 	struct ctf_classes *classes;
-	struct task_names *comms;
-	struct cache_name *caches; /* sorted by id */
-	size_t nr_caches;
+	struct gtsc_event_printer *values; /* the emitters' resolution, comms and caches */
 	unsigned int nr_chans;	   /* the trace's channels, then "other" */
 	char chan_name[MAX_CHANS][32];
 	unsigned int chan_of_type[GTSC_REC_TYPE_MAX];
 	struct ctf_stream **streams; /* [chan * MAX_CPUS + cpu], made when first used */
 	__u8 uuid[16];
 	__u64 events, discarded;
-	char text[512]; /* scratch for a string field */
+	char text[32]; /* an argument's pointer when its path was not captured */
 };
 
 /* The channel a record type is written to (session.c's routes), by name. */
@@ -120,9 +117,9 @@ struct ctf_writer *ctf_writer__new(const struct gtsc_reader *r, int dirfd, size_
 	w->dirfd = dirfd;
 	w->packet_bytes = packet_bytes;
 	w->classes = ctf_classes__new(r);
-	w->comms = task_names__new(0);
+	w->values = emit_printer__new(r);
 	w->streams = calloc((size_t)MAX_CHANS * MAX_CPUS, sizeof(*w->streams));
-	if (!w->classes || !w->comms || !w->streams) {
+	if (!w->classes || !w->values || !w->streams) {
 		ctf_writer__free(w);
 		errno = ENOMEM;
 		return NULL;
@@ -142,8 +139,7 @@ void ctf_writer__free(struct ctf_writer *w)
 		free(w->streams[i]);
 	}
 	free(w->streams);
-	free(w->caches);
-	task_names__free(w->comms);
+	gtsc_event_printer__free(w->values);
 	ctf_classes__free(w->classes);
 	free(w);
 }
@@ -152,52 +148,6 @@ void ctf_writer__counts(const struct ctf_writer *w, __u64 *events, __u64 *discar
 {
 	*events = w->events;
 	*discarded = w->discarded;
-}
-
-static const char *cache_lookup(const struct ctf_writer *w, __u64 id)
-{
-	size_t lo = 0, hi = w->nr_caches;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (w->caches[mid].id == id)
-			return w->caches[mid].name;
-		if (w->caches[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static int cache_add(struct ctf_writer *w, const struct gtsc_rec_kmem_cache *c)
-{
-	struct cache_name *n;
-	size_t i;
-
-	if (cache_lookup(w, c->cache_id))
-		return 0;
-	n = realloc(w->caches, (w->nr_caches + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	w->caches = n;
-	for (i = w->nr_caches; i > 0 && n[i - 1].id > c->cache_id; i--)
-		n[i] = n[i - 1];
-	n[i].id = c->cache_id;
-	memcpy(n[i].name, c->name, sizeof(n[i].name));
-	n[i].name[sizeof(n[i].name) - 1] = '\0';
-	w->nr_caches++;
-	return 0;
-}
-
-static bool cache_named(const struct ctf_writer *w, const struct gtsc_rec_hdr *h)
-{
-	__u64 id = h->type == GTSC_REC_KMEM_ALLOC ? ((const struct gtsc_rec_kmem_alloc *)h)->cache_id
-		 : h->type == GTSC_REC_KMEM_FREE  ? ((const struct gtsc_rec_kmem_free *)h)->cache_id
-						   : 0;
-
-	return id && cache_lookup(w, id);
 }
 
 static struct ctf_stream *stream_of(struct ctf_writer *w, unsigned int chan, __u16 cpu)
@@ -327,72 +277,16 @@ static const char *captured(const struct gtsc_rec_hdr *h, unsigned int arg, size
 	return NULL;
 }
 
-static __u64 rec_u64(const struct gtsc_rec_hdr *h, size_t off)
+/* The bytes of integer V, as wide as the field, little endian as the records. */
+static void put_int(struct ctf_stream *s, __u64 v, unsigned int size)
 {
-	__u64 v = 0;
-
-	if (off + 8 <= h->size)
-		memcpy(&v, (const char *)h + off, 8);
-	return v;
+	put(s, &v, size);
 }
 
-/* The text of a string field, as report --json shows it; *LEN its length. */
-static const char *field_text(struct ctf_writer *w, const struct gtsc_rec_hdr *h,
-			      const struct gtsc_field *f, size_t *len)
+/* A string as CTF has it: up to its first NUL, then one. */
+static int put_str(struct ctf_stream *s, const char *p, size_t len)
 {
-	const char *s = NULL;
-	__u64 v, off;
-	int n;
-
-	if (f->type == GTSC_FT_CAPTURED) {
-		s = h->type == GTSC_REC_SYS_ENTER ? captured(h, f->offset, len) : NULL;
-		if (s)
-			return s;
-		v = rec_u64(h, offsetof(struct gtsc_rec_sys_enter, args) + 8 * f->offset);
-		n = snprintf(w->text, sizeof(w->text), "0x%" PRIx64, (uint64_t)v);
-	} else if (f->type == GTSC_FT_CHARS) {
-		s = f->offset + f->size <= h->size ? (const char *)h + f->offset : "";
-		*len = strnlen(s, f->size);
-		return s;
-	} else if (f->print == GTSC_FP_SYM) {
-		v = rec_u64(h, f->offset);
-		s = gtsc_reader__ksym(w->r, v, &off);
-		n = s ? snprintf(w->text, sizeof(w->text), "%s+0x%" PRIx64, s, (uint64_t)off)
-		      : snprintf(w->text, sizeof(w->text), "0x%" PRIx64, (uint64_t)v);
-	} else if (f->print == GTSC_FP_CACHE) {
-		v = rec_u64(h, f->offset);
-		s = v ? cache_lookup(w, v) : NULL; /* classes have no cache field otherwise */
-		n = snprintf(w->text, sizeof(w->text), "%s", s ?: "?");
-	} else { /* GTSC_FP_PRINTF; printk's habit of a final newline: one line */
-		n = gtsc_reader__format(w->r, h, w->text, sizeof(w->text));
-		if (n < 0)
-			snprintf(w->text, sizeof(w->text), "(format %08x not in the trace)",
-				 ((const struct gtsc_rec_printf *)h)->fmt_id);
-		n = strcspn(w->text, "\n");
-	}
-	*len = n < 0 ? 0 : (size_t)n < sizeof(w->text) ? (size_t)n : sizeof(w->text) - 1;
-	return w->text;
-}
-
-static bool is_string(const struct gtsc_field *f)
-{
-	return f->type == GTSC_FT_CAPTURED || f->type == GTSC_FT_CHARS ||
-	       f->print == GTSC_FP_SYM || f->print == GTSC_FP_CACHE || f->print == GTSC_FP_PRINTF;
-}
-
-static int put_field(struct ctf_writer *w, struct ctf_stream *s, const struct gtsc_rec_hdr *h,
-		     const struct gtsc_field *f)
-{
-	static const char zeros[8];
-	const char *p;
-	size_t len;
-
-	if (!is_string(f)) {
-		p = f->offset + f->size <= h->size ? (const char *)h + f->offset : zeros;
-		put(s, p, f->size > 8 ? 8 : f->size);
-		return 0;
-	}
-	p = field_text(w, h, f, &len);
+	len = p ? strnlen(p, len) : 0;
 	if (reserve(s, len + 1))
 		return -ENOMEM;
 	put(s, p, len);
@@ -400,17 +294,66 @@ static int put_field(struct ctf_writer *w, struct ctf_stream *s, const struct gt
 	return 0;
 }
 
-/* 12-byte header, 25-byte context, then at most 8 bytes a field but its strings. */
-static int put_event(struct ctf_writer *w, struct ctf_stream *s, const struct gtsc_rec_hdr *h,
-		     unsigned int id)
+static int put_seq(struct ctf_stream *s, const struct ctf_field *cf, const struct emit_value *v)
 {
-	const struct gtsc_event_class *ec = ctf_classes__get(w->classes, id);
-	const char *comm = task_names__get(w->comms, h->pid, h->tid) ?: "?";
-	char procname[PROCNAME_LEN] = {};
-	__u32 id32 = id;
-	int err = 0;
+	__u32 n = v->kind == EV_ARRAY && v->elem_size ? v->len / v->elem_size : 0;
 
-	if (reserve(s, 12 + 8 + PROCNAME_LEN + 8 * ec->nr_fields))
+	if (reserve(s, 4 + (size_t)n * cf->size))
+		return -ENOMEM;
+	put(s, &n, 4);
+	for (__u32 i = 0; i < n; i++)
+		put_int(s, emit_elem(v, i), cf->size);
+	return 0;
+}
+
+/*
+ * Field CF of REC (class EC): 1 when the record has no value for it (the
+ * event's class is then one without it), 0, or -ENOMEM.
+ */
+static int put_field(struct ctf_writer *w, struct ctf_stream *s, const struct gtsc_event_class *ec,
+		     const struct gtsc_rec_hdr *h, const struct ctf_field *cf)
+{
+	struct emit_value v;
+	const char *p;
+	size_t len;
+
+	switch (cf->src) {
+	case CTF_SRC_TID: put_int(s, h->tid, 4); return 0;
+	case CTF_SRC_PID: put_int(s, h->pid, 4); return 0;
+	case CTF_SRC_CAPTURED:
+		p = captured(h, cf->arg, &len);
+		if (p)
+			return put_str(s, p, len);
+		v = emit_value(w->values, ec, h, cf->f);
+		snprintf(w->text, sizeof(w->text), "0x%" PRIx64, (uint64_t)v.u);
+		return put_str(s, w->text, sizeof(w->text));
+	}
+	v = emit_value(w->values, ec, h, cf->f);
+	if (v.kind == EV_OMIT)
+		return 1;
+	if (cf->type == CTF_STRING)
+		return put_str(s, v.kind == EV_STR ? v.s : "", v.kind == EV_STR ? v.len : 0);
+	if (cf->type == CTF_SEQ)
+		return put_seq(s, cf, &v);
+	put_int(s, v.kind == EV_INT || v.kind == EV_ERRNO ? (__u64)v.i : v.u, cf->size);
+	return 0;
+}
+
+/*
+ * 12-byte header, 25-byte context, then the fields; the header's class id
+ * is known once the fields are, as a record may lack one.
+ */
+static int put_event(struct ctf_writer *w, struct ctf_stream *s, const struct gtsc_event_class *ec,
+		     const struct ctf_class *full, const struct gtsc_rec_hdr *h)
+{
+	const char *comm = gtsc_comm_table__get(w->values->comms, h->pid, h->tid);
+	char procname[PROCNAME_LEN] = {};
+	__u64 omitted = 0;
+	size_t at;
+	int err = 0, id;
+	__u32 id32;
+
+	if (reserve(s, 12 + 8 + PROCNAME_LEN + 8 * full->nr_fields))
 		return -ENOMEM;
 	if (!s->open) {
 		s->begin_ns = h->ts_ns;
@@ -418,17 +361,24 @@ static int put_event(struct ctf_writer *w, struct ctf_stream *s, const struct gt
 	}
 	s->end_ns = h->ts_ns > s->end_ns ? h->ts_ns : s->end_ns;
 	strncpy(procname, comm, PROCNAME_LEN - 1);
-	put(s, &id32, 4);
+	at = s->len;
+	s->len += 4; /* the class id, below */
 	put(s, &h->ts_ns, 8);
 	put(s, &h->pid, 4);
 	put(s, &h->tid, 4);
 	put(s, procname, PROCNAME_LEN);
-	for (unsigned int i = 0; i < ec->nr_fields && !err; i++)
-		err = put_field(w, s, h, &ec->fields[i]);
+	for (unsigned int i = 0; i < full->nr_fields && err >= 0; i++) {
+		err = put_field(w, s, ec, h, &full->fields[i]);
+		if (err > 0)
+			omitted |= 1ULL << i;
+	}
+	id = err < 0 ? err : ctf_classes__id(w->classes, full, omitted);
+	if (id < 0)
+		return id;
+	id32 = id;
+	memcpy(s->buf + at, &id32, 4);
 	w->events++;
-	if (!err && s->len >= w->packet_bytes)
-		err = flush(w, s);
-	return err;
+	return s->len >= w->packet_bytes ? flush(w, s) : 0;
 }
 
 /*
@@ -462,25 +412,27 @@ static int put_drops(struct ctf_writer *w, const struct gtsc_rec_drops *d)
 
 int ctf_writer__push(struct ctf_writer *w, const struct gtsc_rec_hdr *h)
 {
+	const struct gtsc_event_class *ec;
+	const struct ctf_class *full;
 	struct ctf_stream *s;
-	int id;
+	int n;
 
-	if (h->type == GTSC_REC_KMEM_CACHE)
-		return cache_add(w, (const void *)h);
 	if (h->type == GTSC_REC_DROPS)
 		return put_drops(w, (const void *)h);
-	/* before the event: a fork shows the child with its own comm, as report does */
-	task_names__note(w->comms, h);
-	id = ctf_classes__of(w->classes, h, cache_named(w, h));
-	if (id == -ENOENT)
+	n = emit_printer__note(w->values, h);
+	if (n)
+		return n < 0 ? n : 0;
+	ec = event_class__of(w->r, h);
+	if (!ec)
 		return 0;
-	if (id < 0)
-		return id;
+	full = ctf_classes__of(w->classes, ec, h);
+	if (!full)
+		return -ENOMEM;
 	s = stream_of(w, h->type < GTSC_REC_TYPE_MAX ? w->chan_of_type[h->type] : w->nr_chans,
 		      h->cpu);
 	if (!s)
 		return h->cpu >= MAX_CPUS ? -EINVAL : -ENOMEM;
-	return put_event(w, s, h, id);
+	return put_event(w, s, ec, full, h);
 }
 
 /* ---- metadata ---- */
@@ -563,15 +515,19 @@ static void put_clock(const struct ctf_writer *w, FILE *f, const char *uuid)
 		uuid, (long long)sec, (long long)ns);
 }
 
-static void put_field_decl(FILE *f, const struct gtsc_field *fd)
+static void put_field_decl(FILE *f, const struct ctf_field *cf)
 {
-	if (is_string(fd))
-		fprintf(f, "\t\tstring _%s;\n", fd->name);
-	else
-		fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %d; encoding = none; "
-			   "base = %d; } _%s;\n",
-			(fd->size > 8 ? 8 : fd->size) * 8, fd->type == GTSC_FT_INT,
-			fd->print == GTSC_FP_HEX ? 16 : 10, fd->name);
+	if (cf->type == CTF_STRING) {
+		fprintf(f, "\t\tstring _%s;\n", cf->name);
+		return;
+	}
+	if (cf->type == CTF_SEQ)
+		fprintf(f, "\t\tuint32_t __%s_length;\n", cf->name);
+	fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %d; encoding = none; base = %d; } _%s",
+		cf->size * 8, cf->is_signed, cf->hex ? 16 : 10, cf->name);
+	if (cf->type == CTF_SEQ)
+		fprintf(f, "[__%s_length]", cf->name);
+	fputs(";\n", f);
 }
 
 static const char tsdl_types[] =
@@ -626,7 +582,7 @@ int ctf_writer__metadata(const struct ctf_writer *w, FILE *f)
 	put_clock(w, f, uuid);
 	fputs(tsdl_stream, f);
 	for (unsigned int id = 0; id < ctf_classes__count(w->classes); id++) {
-		const struct gtsc_event_class *ec = ctf_classes__get(w->classes, id);
+		const struct ctf_class *ec = ctf_classes__get(w->classes, id);
 
 		fprintf(f, "event {\n\tname = ");
 		put_literal(f, ec->name);

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "task_names.h"
@@ -21,7 +20,7 @@ struct task_names *task_names__new(size_t max)
 	struct task_names *t = calloc(1, sizeof(*t));
 	size_t cap = 16;
 
-	while (cap < 2 * max) /* max 0: 16 to start with, doubled as they come */
+	while (cap < 2 * max)
 		cap <<= 1;
 	if (t)
 		t->slot = calloc(cap, sizeof(*t->slot));
@@ -50,32 +49,6 @@ static struct task_name *find(const struct task_names *t, __u32 tid)
 	return &t->slot[i];
 }
 
-/* Doubles the table (unbounded tables only); false when memory ran out. */
-static bool grow(struct task_names *t)
-{
-	struct task_names big = { .slot = calloc(2 * (t->mask + 1), sizeof(*t->slot)),
-				  .mask = 2 * t->mask + 1 };
-
-	if (!big.slot)
-		return false;
-	for (size_t i = 0; i <= t->mask; i++)
-		if (t->slot[i].tid)
-			*find(&big, t->slot[i].tid) = t->slot[i];
-	free(t->slot);
-	t->slot = big.slot;
-	t->mask = big.mask;
-	return true;
-}
-
-const char *task_names__get(const struct task_names *t, __u32 pid, __u32 tid)
-{
-	const struct task_name *e = tid ? find(t, tid) : NULL;
-
-	if (!e || !e->tid)
-		e = pid ? find(t, pid) : NULL;
-	return e && e->tid ? e->comm : NULL;
-}
-
 void task_names__note(struct task_names *t, const struct gtsc_rec_hdr *rec)
 {
 	const struct gtsc_rec_task *task = (const void *)rec;
@@ -85,10 +58,8 @@ void task_names__note(struct task_names *t, const struct gtsc_rec_hdr *rec)
 		return;
 	e = find(t, rec->tid);
 	if (!e->tid) {
-		if (t->max ? t->n == t->max : (t->n + 1) * 2 > t->mask + 1 && !grow(t))
+		if (t->n == t->max)
 			return;
-		if (!t->max)
-			e = find(t, rec->tid); /* grown: its slot moved */
 		t->n++;
 		e->tid = rec->tid;
 	}

@@ -13,16 +13,11 @@
 
 struct task_names;
 
-/*
- * Up to MAX threads; past that, new ones are not remembered.  MAX 0: as
- * many as come (a converter's, which must name every thread).  NULL: ENOMEM.
- */
+/* Up to MAX threads; past that, new ones are not remembered.  NULL: ENOMEM. */
 struct task_names *task_names__new(size_t max);
 void task_names__free(struct task_names *t);
 /* Takes the name a GTSC_REC_TASK record gives its thread; other records are ignored. */
 void task_names__note(struct task_names *t, const struct gtsc_rec_hdr *rec);
-/* The last name of thread TID, else of its thread group PID; NULL if neither is known. */
-const char *task_names__get(const struct task_names *t, __u32 pid, __u32 tid);
 /* A GTSC_TASK_COMM record stamped TS for each thread remembered: 0 or the sink's -errno. */
 int task_names__write(const struct task_names *t, struct gtsc_sink *sink, __u64 ts);
 
