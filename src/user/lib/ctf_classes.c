@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ctf_classes.h"
+#include "emit.h"
 #include "gtsc_syscalls.h"
 #include "syscall_capture.h"
 #include "syscall_compat.h"
@@ -118,15 +119,7 @@ static bool captures_path(const struct ctf_classes *c, int nr, int arg)
 
 static bool is_string(const struct gtsc_field *f)
 {
-	switch (f->print) {
-	case GTSC_FP_SYM:
-	case GTSC_FP_SYSCALL:
-	case GTSC_FP_FUNC:
-	case GTSC_FP_CACHE:
-	case GTSC_FP_CHANNEL:
-	case GTSC_FP_PRINTF: return true;
-	default: return f->type == GTSC_FT_CHARS || f->type == GTSC_FT_DYN_STR;
-	}
+	return emit_is_name(f->print) || f->type == GTSC_FT_CHARS || f->type == GTSC_FT_DYN_STR;
 }
 
 /* Field F under NAME, typed as the layer describes its bytes. */

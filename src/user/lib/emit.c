@@ -101,7 +101,7 @@ static struct emit_value str_value(const char *s)
 	return (struct emit_value){ .kind = EV_STR, .s = s, .len = strlen(s) };
 }
 
-static bool is_name(__u8 print)
+bool emit_is_name(__u8 print)
 {
 	switch (print) {
 	case GTSC_FP_SYM:
@@ -214,7 +214,7 @@ struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_eve
 		break;
 	}
 	raw = get_le(at, f->size);
-	if (is_name(f->print))
+	if (emit_is_name(f->print))
 		return named(p, rec, f, f->type == GTSC_FT_INT ? (__u64)sign_extend(raw, f->size)
 							    : raw);
 	return number(c, f, raw);

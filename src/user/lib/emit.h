@@ -61,6 +61,8 @@ struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_eve
  */
 bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
 		  const struct gtsc_field *f, const struct emit_value *v, struct gtsc_buf *b);
+/* Whether a field of print hint PRINT shows a name (an EV_STR) rather than its number. */
+bool emit_is_name(__u8 print);
 /* Element I of an EV_ARRAY value. */
 __s64 emit_elem(const struct emit_value *v, size_t i);
 /* An EV_ARRAY value as text and JSON both show it: [1,-2,3]. */
