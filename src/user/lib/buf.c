@@ -16,7 +16,8 @@ GTSC_API void gtsc_buf__putmem(struct gtsc_buf *b, const void *s, size_t n)
 		b->lost += n - (b->cap - b->len);
 		n = b->cap - b->len;
 	}
-	memcpy(b->p + b->len, s, n);
+	if (n) /* a zero-sized line may have no memory at all */
+		memcpy(b->p + b->len, s, n);
 	b->len += n;
 }
 
