@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <gtsc/gtsc.h>
+#include "ctf_classes.h"
 #include "harness.h"
 #include "test_kmem_trace.h"
 
@@ -247,6 +248,50 @@ static void test_opts(struct test_ctx *t)
 	unlink(kt.path);
 }
 
+/*
+ * A tracepoint's class as the layer will describe it (sched:sched_switch):
+ * LTTng's field names (a thread is a tid), typed by the layer's layout; an
+ * array becomes a sequence.
+ */
+static void test_tracepoint_names(struct test_ctx *t)
+{
+	static const struct gtsc_field f[] = {
+		{ .name = "prev_comm", .offset = 24, .size = 16, .type = GTSC_FT_CHARS },
+		{ .name = "prev_pid", .offset = 40, .size = 4, .type = GTSC_FT_INT },
+		{ .name = "prev_state", .offset = 48, .size = 8, .type = GTSC_FT_INT,
+		  .print = GTSC_FP_FLAGS },
+		{ .name = "next_pid", .offset = 56, .size = 4, .type = GTSC_FT_INT },
+		{ .name = "cpus", .offset = 60, .size = 4, .type = GTSC_FT_DYN_ARRAY,
+		  .elem_size = 2 },
+	};
+	static const struct gtsc_event_class ec = { .group = "sched", .name = "sched_switch",
+						    .fields = f, .nr_fields = 5 };
+	static const struct gtsc_event_class kec = { .group = "kmem", .name = "mm_page_alloc_zone_locked",
+						     .fields = f, .nr_fields = 1 };
+	static const char *const want[] = { "prev_comm", "prev_tid", "prev_state", "next_tid", "cpus" };
+	struct gtsc_rec_hdr rec = { .type = 200, .size = 64 };
+	struct ctf_classes *c = ctf_classes__new(NULL);
+	const struct ctf_class *cc = c ? ctf_classes__of(c, &ec, &rec) : NULL;
+	const struct ctf_class *kc = c ? ctf_classes__of(c, &kec, &rec) : NULL;
+
+	CHECK(t, cc && kc, "no class");
+	CHECK(t, !cc || (!strcmp(cc->name, "sched_switch") && cc->nr_fields == 5), "sched_switch: %s, %u fields",
+	      cc ? cc->name : "", cc ? cc->nr_fields : 0);
+	for (unsigned int i = 0; cc && i < cc->nr_fields && i < 5; i++)
+		CHECK(t, !strcmp(cc->fields[i].name, want[i]), "field %u is %s, not %s", i,
+		      cc->fields[i].name, want[i]);
+	CHECK(t, !cc || (cc->fields[0].type == CTF_STRING && cc->fields[1].type == CTF_INT &&
+			 cc->fields[1].size == 4 && cc->fields[1].is_signed && cc->fields[2].hex &&
+			 cc->fields[4].type == CTF_SEQ && cc->fields[4].size == 2),
+	      "types");
+	CHECK(t, !kc || !strcmp(kc->name, "kmem_mm_page_alloc_zone_locked"), "kmem event named %s",
+	      kc ? kc->name : "");
+	CHECK(t, c && ctf_classes__id(c, cc, 0) == 0 && ctf_classes__id(c, cc, 1ULL << 4) == 1 &&
+			 ctf_classes__get(c, 1)->nr_fields == 4 && ctf_classes__id(c, cc, 0) == 0,
+	      "ids of the full class and of one without cpus");
+	ctf_classes__free(c);
+}
+
 int main(void)
 {
 	static const struct test_case cases[] = {
@@ -255,6 +300,7 @@ int main(void)
 		{ "drops", test_drops },
 		{ "directory", test_directory },
 		{ "opts", test_opts },
+		{ "tracepoint_names", test_tracepoint_names },
 	};
 
 	return RUN_TESTS("ctf", cases);

@@ -20,22 +20,32 @@
 /* Extra fields LTTng's event has that the record holds in its header. */
 enum { X_NONE, X_TID, X_CHILD };
 
-/* A built-in class under LTTng's name: its event, one renamed field, extras. */
+/*
+ * A class under LTTng's name: its event, the fields it renames, extras.
+ * (kmem events are LTTng's with a kmem_ prefix: kmem_kmalloc, kmem_mm_page_free.)
+ * LTTng calls a thread a tid where the kernel's tracepoints say pid: the
+ * sched rows are for tracepoint classes (sched:sched_switch recorded by
+ * name), whose fields Trace Compass reads as LTTng's.
+ */
 static const struct lttng_name {
 	const char *name, *lttng;
-	const char *from, *to;
+	const char *rename[2][2];
 	int extras;
 } lttng_names[] = {
-	{ "kmalloc", "kmem_kmalloc" },
-	{ "kfree", "kmem_kfree" },
-	{ "kmem_cache_alloc", "kmem_cache_alloc" },
-	{ "kmem_cache_free", "kmem_cache_free" },
-	{ "mm_page_alloc", "kmem_mm_page_alloc" },
-	{ "mm_page_free", "kmem_mm_page_free" },
 	/* the fork record is the child's (hdr.pid/tid): LTTng's fields say whose is whose */
-	{ "task_fork", "sched_process_fork", "new_comm", "child_comm", X_CHILD },
-	{ "task_exec", "sched_process_exec", NULL, NULL, X_TID },
-	{ "task_exit", "sched_process_exit", NULL, NULL, X_TID },
+	{ "task_fork", "sched_process_fork", { { "new_comm", "child_comm" } }, X_CHILD },
+	{ "task_exec", "sched_process_exec", {}, X_TID },
+	{ "task_exit", "sched_process_exit", {}, X_TID },
+	{ "sched_switch", "sched_switch", { { "prev_pid", "prev_tid" }, { "next_pid", "next_tid" } } },
+	{ "sched_wakeup", "sched_wakeup", { { "pid", "tid" } } },
+	{ "sched_waking", "sched_waking", { { "pid", "tid" } } },
+	{ "sched_wakeup_new", "sched_wakeup_new", { { "pid", "tid" } } },
+	{ "sched_migrate_task", "sched_migrate_task", { { "pid", "tid" } } },
+	{ "sched_process_free", "sched_process_free", { { "pid", "tid" } } },
+	{ "sched_process_exit", "sched_process_exit", { { "pid", "tid" } } },
+	{ "sched_process_exec", "sched_process_exec", { { "pid", "tid" }, { "old_pid", "old_tid" } } },
+	{ "sched_process_fork", "sched_process_fork",
+	  { { "parent_pid", "parent_tid" }, { "child_pid", "child_tid" } } },
 };
 
 /* The set of fields of a full class that one record had. */
@@ -210,13 +220,22 @@ static void build(struct ctf_classes *c, struct full_class *fc, const struct gts
 	for (size_t i = 0; i < sizeof(lttng_names) / sizeof(lttng_names[0]); i++)
 		if (!strcmp(lttng_names[i].name, fc->ec->name))
 			ln = &lttng_names[i];
-	snprintf(fc->name, sizeof(fc->name), "%s", ln ? ln->lttng : fc->ec->name);
+	if (ln)
+		snprintf(fc->name, sizeof(fc->name), "%s", ln->lttng);
+	else if (fc->ec->group && !strcmp(fc->ec->group, "kmem") &&
+		 strncmp(fc->ec->name, "kmem_", 5))
+		snprintf(fc->name, sizeof(fc->name), "kmem_%s", fc->ec->name);
+	else
+		snprintf(fc->name, sizeof(fc->name), "%s", fc->ec->name);
 	for (unsigned int i = 0; i < fc->ec->nr_fields; i++) {
 		const struct gtsc_field *f = &fc->ec->fields[i];
+		const char *name = f->name;
 
+		for (int k = 0; ln && k < 2 && ln->rename[k][0]; k++)
+			if (!strcmp(name, ln->rename[k][0]))
+				name = ln->rename[k][1];
 		if (f->type != GTSC_FT_PAYLOAD)
-			add(fc, ln && ln->from && !strcmp(f->name, ln->from) ? ln->to : f->name, f,
-			    CTF_SRC_FIELD);
+			add(fc, name, f, CTF_SRC_FIELD);
 	}
 	if (ln && ln->extras == X_TID)
 		add(fc, "tid", NULL, CTF_SRC_TID);
