@@ -265,3 +265,14 @@ check_expr convert/ctf-foreign-dir "rc $rc, notes $(cat "$TEST_TMP/notctf/notes"
 "$GTSC" convert -i "$TEST_TMP/c.gtsc" --to ctf -o - 2> "$TEST_TMP/e" > /dev/null
 rc=$?
 check_expr convert/ctf-stdout "rc $rc: $(head -c 200 "$TEST_TMP/e")" '[ $rc = 2 ] && has_line "$TEST_TMP/e" "writes a directory"'
+
+# A trace cut in half (the storm's: many chunks) converts as far as it goes
+# (exit 3) into a CTF trace babeltrace2 reads whole.
+head -c $(($(stat -c %s "$TEST_TMP/d.gtsc") / 2)) "$TEST_TMP/d.gtsc" > "$TEST_TMP/ccut.gtsc"
+"$GTSC" convert -i "$TEST_TMP/ccut.gtsc" --to ctf -o "$TEST_TMP/ccut.ctf" 2> "$TEST_TMP/e"
+rc=$?
+n=$(babeltrace2 "$TEST_TMP/ccut.ctf" 2> "$TEST_TMP/bterr" | wc -l)
+grep -v '^WARNING: Tracer discarded [0-9]* events\? between ' "$TEST_TMP/bterr" > "$TEST_TMP/bterr2"
+js=$("$GTSC" report -i "$TEST_TMP/ccut.gtsc" --json 2> /dev/null | grep -vc '"event":"trace_info"\|"event":"DROPPED"')
+check_expr convert/ctf-truncated "rc $rc, babeltrace2 read $n events (report --json $js): $(head -c 200 "$TEST_TMP/e") $(head -c 200 "$TEST_TMP/bterr2")" \
+	'[ $rc = 3 ] && [ "$n" = "$js" ] && [ "$n" -gt 0 ] && [ ! -s "$TEST_TMP/bterr2" ]'
