@@ -130,7 +130,8 @@ static int convert_to_dir(const struct convert_opts *o, struct gtsc_reader *r,
 		fprintf(stderr, "gtsc-bpf: %s exists and is not a %s trace of gtsc-bpf: "
 				"not writing into it\n", o->output, o->to);
 	else if (err)
-		fprintf(stderr, "gtsc-bpf: converting %s failed: %s\n", o->input, strerror(-err));
+		fprintf(stderr, "gtsc-bpf: converting %s into %s failed: %s\n", o->input, o->output,
+			strerror(-err));
 	else if (gtsc_reader__truncated(r))
 		fprintf(stderr, "gtsc-bpf: warning: %s: %s; converted as far as it goes\n", o->input,
 			gtsc_reader__damage(r));
