@@ -132,6 +132,7 @@ def expect(e, strings):
     ev, f = e["event"], {}
     if ev in ("sys_enter", "sys_exit"):
         unknown = e["name"].startswith("syscall_")
+        # report --json's exits do not say compat: compared without the prefix
         name = ("compat_" if e.get("compat") else "") + "syscall_" + \
             ("entry_" if ev == "sys_enter" else "exit_") + ("unknown" if unknown else e["name"])
         if unknown:
@@ -181,8 +182,9 @@ for msg in bt2.TraceCollectionMessageIterator(sys.argv[2]):
             f[k] = int(v)
     if first is None:
         first = msg.default_clock_snapshot.ns_from_origin
+    name = ev.name[7:] if ev.name.startswith("compat_syscall_exit_") else ev.name
     ctf.append((msg.default_clock_snapshot.value, int(ev.packet.context_field["cpu_id"]),
-                int(c["pid"]), int(c["tid"]), str(c["procname"]), ev.name, tuple(sorted(f.items()))))
+                int(c["pid"]), int(c["tid"]), str(c["procname"]), name, tuple(sorted(f.items()))))
 js = [json.loads(l) for l in open(sys.argv[1])]
 exp = [expect(e, strings) for e in js if e["event"] not in ("trace_info", "DROPPED")]
 # babeltrace2 before 2.0.5 shows an empty string as the value the field had
@@ -238,6 +240,20 @@ if [ -n "$BT_PY" ]; then
 		 [ "$(field tracer "$res")" = gtsc-bpf ]'
 else
 	echo "SKIP live/convert/ctf-values: no python3 with babeltrace2's bt2 module (python3-bt2)"
+fi
+
+# A 32-bit program's calls: compat_syscall_entry_* with raw arguments, as report --json has them.
+if [ -x "$WORKLOADS/compat32" ] && [ -n "$BT_PY" ]; then
+	"$GTSC" record -q -e syscalls -o "$TEST_TMP/c32.gtsc" -- "$WORKLOADS/compat32" "$TEST_TMP/missing" \
+		> /dev/null 2>&1
+	"$GTSC" convert -i "$TEST_TMP/c32.gtsc" --to ctf -o "$TEST_TMP/c32.ctf" 2> /dev/null
+	"$GTSC" report -i "$TEST_TMP/c32.gtsc" --json > "$TEST_TMP/c32.jsonl"
+	res=$(ctf_check "$TEST_TMP/c32.jsonl" "$TEST_TMP/c32.ctf" 2>&1)
+	n=$(babeltrace2 "$TEST_TMP/c32.ctf" 2> /dev/null | grep -c ' compat_syscall_entry_')
+	check_expr convert/ctf-compat "$n compat_syscall_entry_ events; $(echo "$res" | head -3 | cut -c 1-300)" \
+		'[ "$n" -gt 5 ] && [ "$(field mismatched "$res")" = 0 ] && [ "$(field events "$res")" -gt 0 ]'
+else
+	echo "SKIP live/convert/ctf-compat: no compat32 workload (gcc-multilib) or no bt2"
 fi
 
 # Drops: the storm above ($TEST_TMP/d.gtsc); babeltrace2's warnings add up to the trailer's count.
