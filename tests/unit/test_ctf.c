@@ -249,6 +249,44 @@ static void test_opts(struct test_ctx *t)
 }
 
 /*
+ * A record the reader yields late (older than one before it: rounds of a
+ * recorder may) goes to a second stream of its channel and CPU, as
+ * babeltrace2 stops at a stream whose time goes back.
+ */
+static void test_late_record(struct test_ctx *t)
+{
+	static const __u64 order[] = { 1000, 3000, 0, 5000, 0, 2000 }; /* 0: a round ends */
+	struct ktrace kt;
+	struct out o = {};
+	int err;
+
+	kt_open(&kt, "ctf-late", NULL);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		kt.ts = KT_START_NS + order[i];
+		if (order[i])
+			kt_alloc(&kt, GTSC_KMEM_KMALLOC, 0, 1, PTR + i * 64, 8, 8);
+		else
+			gtsc_writer__end_round(kt.w);
+	}
+	kt_close(&kt);
+	snprintf(o.dir, sizeof(o.dir), "%s/ctf-XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	CHECK(t, mkdtemp(o.dir), "mkdtemp");
+	err = convert(&kt, o.dir, NULL);
+	CHECK(t, !err, "write_ctf: %d", err);
+	slurp(&o, "kmem_0");
+	CHECK(t, o.len == 84 + 3 * 72, "kmem_0 has %zu bytes, not 3 events", o.len);
+	CHECK(t, u64_at(&o, 32) == KT_START_NS + 1000 && u64_at(&o, 40) == KT_START_NS + 5000,
+	      "kmem_0 from %llu to %llu", (unsigned long long)u64_at(&o, 32),
+	      (unsigned long long)u64_at(&o, 40));
+	slurp(&o, "kmem_0_1");
+	CHECK(t, o.len == 84 + 72 && u64_at(&o, 84 + 4) == KT_START_NS + 2000,
+	      "kmem_0_1: %zu bytes, first event at %llu", o.len,
+	      (unsigned long long)u64_at(&o, 88));
+	CHECK(t, u64_at(&o, 24) != 0, "stream_instance_id of lane 1 is lane 0's");
+	cleanup(&kt, &o);
+}
+
+/*
  * A tracepoint's class as the layer will describe it (sched:sched_switch):
  * LTTng's field names (a thread is a tid), typed by the layer's layout; an
  * array becomes a sequence.
@@ -301,6 +339,7 @@ int main(void)
 		{ "directory", test_directory },
 		{ "opts", test_opts },
 		{ "tracepoint_names", test_tracepoint_names },
+		{ "late_record", test_late_record },
 	};
 
 	return RUN_TESTS("ctf", cases);

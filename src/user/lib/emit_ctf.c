@@ -37,16 +37,21 @@
 #define PKT_HDR_BYTES 32 /* magic 4, uuid 16, stream_id 4, stream_instance_id 8 */
 #define PKT_CTX_BYTES 52 /* six u64 and cpu_id */
 
+/*
+ * A stream's times never go back (babeltrace2 stops at one that does); a
+ * record older than its stream's last (a recorder's round boundary can
+ * yield one late) goes to a further stream of its channel and CPU, a lane.
+ */
 struct ctf_stream {
-	unsigned int chan;
+	unsigned int chan, lane;
 	__u16 cpu;
 	bool started;	  /* its file exists (truncated at the first packet) */
 	bool open;	  /* the packet being filled holds an event or drops */
 	char *buf;	  /* the packet's events */
 	size_t len, cap;
 	__u64 begin_ns, end_ns, seq, discarded;
+	struct ctf_stream *next_lane;
 };
-
 
 struct ctf_writer {
 	const struct gtsc_reader *r;
@@ -134,9 +139,11 @@ void ctf_writer__free(struct ctf_writer *w)
 	if (!w)
 		return;
 	for (size_t i = 0; w->streams && i < (size_t)MAX_CHANS * MAX_CPUS; i++) {
-		if (w->streams[i])
-			free(w->streams[i]->buf);
-		free(w->streams[i]);
+		for (struct ctf_stream *s = w->streams[i], *next; s; s = next) {
+			next = s->next_lane;
+			free(s->buf);
+			free(s);
+		}
 	}
 	free(w->streams);
 	gtsc_event_printer__free(w->values);
@@ -165,6 +172,22 @@ static struct ctf_stream *stream_of(struct ctf_writer *w, unsigned int chan, __u
 		}
 	}
 	return *sp;
+}
+
+/* The first lane of S whose times an event at TS continues. */
+static struct ctf_stream *lane_for(struct ctf_stream *s, __u64 ts)
+{
+	while (s->end_ns > ts && (s->open || s->seq)) {
+		if (!s->next_lane) {
+			s->next_lane = calloc(1, sizeof(*s));
+			if (!s->next_lane)
+				return NULL;
+			*s->next_lane = (struct ctf_stream){ .chan = s->chan, .cpu = s->cpu,
+							     .lane = s->lane + 1 };
+		}
+		s = s->next_lane;
+	}
+	return s;
 }
 
 static int reserve(struct ctf_stream *s, size_t n)
@@ -226,7 +249,7 @@ static int flush(struct ctf_writer *w, struct ctf_stream *s)
 	memcpy(p + 4, w->uuid, 16);
 	memcpy(p + 20, &zero, 4);
 	p += 24;
-	put_u64(&p, (__u64)s->chan * MAX_CPUS + s->cpu);
+	put_u64(&p, ((__u64)s->lane * MAX_CHANS + s->chan) * MAX_CPUS + s->cpu);
 	put_u64(&p, s->begin_ns);
 	put_u64(&p, s->end_ns);
 	put_u64(&p, bits); /* content_size */
@@ -234,7 +257,10 @@ static int flush(struct ctf_writer *w, struct ctf_stream *s)
 	put_u64(&p, s->seq++);
 	put_u64(&p, s->discarded);
 	memcpy(p, &cpu, 4);
-	snprintf(name, sizeof(name), "%s_%u", w->chan_name[s->chan], s->cpu);
+	if (s->lane)
+		snprintf(name, sizeof(name), "%s_%u_%u", w->chan_name[s->chan], s->cpu, s->lane);
+	else
+		snprintf(name, sizeof(name), "%s_%u", w->chan_name[s->chan], s->cpu);
 	fd = openat(w->dirfd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
 			    (s->started ? O_APPEND : O_TRUNC), 0644);
 	if (fd < 0)
@@ -430,6 +456,8 @@ int ctf_writer__push(struct ctf_writer *w, const struct gtsc_rec_hdr *h)
 		return -ENOMEM;
 	s = stream_of(w, h->type < GTSC_REC_TYPE_MAX ? w->chan_of_type[h->type] : w->nr_chans,
 		      h->cpu);
+	if (s)
+		s = lane_for(s, h->ts_ns);
 	if (!s)
 		return h->cpu >= MAX_CPUS ? -EINVAL : -ENOMEM;
 	return put_event(w, s, ec, full, h);
@@ -600,8 +628,8 @@ int ctf_writer__finish(struct ctf_writer *w)
 	FILE *f;
 
 	for (size_t i = 0; i < (size_t)MAX_CHANS * MAX_CPUS && !err; i++)
-		if (w->streams[i])
-			err = flush(w, w->streams[i]);
+		for (struct ctf_stream *s = w->streams[i]; s && !err; s = s->next_lane)
+			err = flush(w, s);
 	if (err)
 		return err;
 	fd = openat(w->dirfd, "metadata", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
