@@ -84,6 +84,18 @@ echo "# convert of 1 M events: exit, max RSS MiB: $rss"
 check convert/perfetto-bounded "1 M events: exit and max RSS (MiB) '$rss', $n syscall slices" \
 	[ "${rss%% *}" = 0 -a "${rss##* }" -lt 64 -a "$n" -ge 500000 ]
 
+# A progress line by bytes read, on a terminal, for a read of more than a
+# second (printing 1 M events takes longer), never between the output's own
+# lines on the same terminal.
+if command -v script > /dev/null; then
+	script -q -c "$GTSC report -i $TEST_TMP/big.gtsc > /dev/null" "$TEST_TMP/tty" > /dev/null 2>&1
+	check convert/progress-line "no progress line on the terminal: $(tail -c 200 "$TEST_TMP/tty")" \
+		grep -q '% of [0-9.]* MiB read' "$TEST_TMP/tty"
+	"$GTSC" report -i "$TEST_TMP/big.gtsc" 2> "$TEST_TMP/e" > /dev/null
+	check convert/progress-not-tty "a progress line in a file: $(head -c 200 "$TEST_TMP/e")" \
+		not grep -q 'MiB read' "$TEST_TMP/e"
+fi
+
 # Errors in one sentence: unknown format, missing input, a planted link.
 "$GTSC" convert -i "$TEST_TMP/t.gtsc" --to xml -o "$TEST_TMP/x" 2> "$TEST_TMP/e"
 rc=$?

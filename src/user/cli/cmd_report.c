@@ -12,6 +12,7 @@
 #include <time.h>
 #include "cli.h"
 #include "event_print.h"
+#include "progress.h"
 #include "report_header.h"
 
 struct report_opts {
@@ -198,12 +199,17 @@ static int print_events(struct gtsc_reader *r, bool json)
 {
 	struct event_printer *p = event_printer__new(r, stdout, json);
 	const struct gtsc_rec_hdr *rec;
+	struct read_progress prog;
 	int n, err = 0;
 
 	if (!p)
 		return -ENOMEM;
-	while (!err && (n = gtsc_reader__next(r, &rec)) > 0)
+	read_progress_init(&prog, r, "report", true);
+	while (!err && (n = gtsc_reader__next(r, &rec)) > 0) {
 		err = event_printer__print(p, rec);
+		read_progress_tick(&prog);
+	}
+	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
 	event_printer__free(p);

@@ -21,6 +21,7 @@
 #include "comm_table.h"
 #include "convert.h"
 #include "event_print.h"
+#include "progress.h"
 
 /* Above PID_MAX_LIMIT (2^22): no real pid is ever the CPU tracks' process. */
 #define CPU_TRACKS_PID 4194305u
@@ -446,6 +447,7 @@ int convert_perfetto(struct gtsc_reader *r, FILE *out, __u64 *events)
 		     .max_data = 32, .whole_calls = true, .fn = on_call);
 	struct perfetto c = { .r = r, .out = out, .first = true };
 	const struct gtsc_rec_hdr *h;
+	struct read_progress prog;
 	const char *start = gtsc_reader__meta(r, "start_ns");
 	int n, err = 0;
 
@@ -460,8 +462,12 @@ int convert_perfetto(struct gtsc_reader *r, FILE *out, __u64 *events)
 	}
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"gtsc-bpf\"},\"traceEvents\":[",
 	      out);
-	while (!err && (n = gtsc_reader__next(r, &h)) > 0)
+	read_progress_init(&prog, r, "convert", out == stdout);
+	while (!err && (n = gtsc_reader__next(r, &h)) > 0) {
 		err = on_record(&c, h);
+		read_progress_tick(&prog);
+	}
+	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
 	if (!err)
