@@ -194,18 +194,40 @@ static int add_channel(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/* Sizes and durations: one sentence naming the option, before anything is created. */
+static int parse_size_opt(const char *opt, const char *arg, __u64 min, __u64 max, __u64 *v)
+{
+	char why[160];
+	int err = gtsc_parse_size_range(arg, min, max, v, why, sizeof(why));
+
+	if (err)
+		fprintf(stderr, "gtsc-bpf: %s: %s\n", opt, why);
+	return err;
+}
+
 static int parse_capture_size(struct record_opts *o, const char *arg)
 {
-	char *end;
-	unsigned long n = strtoul(arg, &end, 10);
+	__u64 n;
+	int err = parse_size_opt("-s", arg, 1, GTSC_CAPTURE_MAX, &n);
 
-	if (*end || !*arg || n < 1 || n > GTSC_CAPTURE_MAX) {
-		fprintf(stderr, "gtsc-bpf: -s wants a number of bytes from 1 to %d, not '%s'\n",
-			GTSC_CAPTURE_MAX, arg);
-		return -EINVAL;
-	}
-	o->capture_size = n;
-	return 0;
+	if (!err)
+		o->capture_size = n;
+	return err;
+}
+
+#define MAX_DURATION_NS (366ULL * 86400 * 1000000000ULL) /* a year is a mistake, not a test */
+
+static int parse_duration(struct record_opts *o, const char *arg)
+{
+	char why[160];
+	__u64 ns;
+	int err = gtsc_parse_duration(arg, 1000000, MAX_DURATION_NS, &ns, why, sizeof(why));
+
+	if (err)
+		fprintf(stderr, "gtsc-bpf: -d: %s\n", why);
+	else
+		o->duration_s = ns / 1e9;
+	return err;
 }
 
 static int parse_args(struct record_opts *o, int argc, char **argv)
@@ -237,7 +259,6 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	char *end;
 	int c, err = 0;
 
 	o->output = GTSC_DEFAULT_OUTPUT;
@@ -247,22 +268,12 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		case 'o': o->output = optarg; break;
 		case 'a': o->system_wide = true; break;
 		case 'p': err = parse_pids(o, optarg); break;
-		case 'd':
-			o->duration_s = strtod(optarg, &end);
-			if (*end || o->duration_s <= 0) {
-				fprintf(stderr, "gtsc-bpf: -d wants a positive number of seconds, "
-						"not '%s'\n", optarg);
-				err = -EINVAL;
-			}
-			break;
+		case 'd': err = parse_duration(o, optarg); break;
 		case 'e': o->events = optarg; break;
 		case 's': err = parse_capture_size(o, optarg); break;
 		case OPT_NO_CAPTURE: o->no_capture = true; break;
 		case 'b':
-			err = gtsc_parse_size(optarg, &o->ring_bytes);
-			if (err)
-				fprintf(stderr, "gtsc-bpf: -b wants a size such as 8M, not '%s'\n",
-					optarg);
+			err = parse_size_opt("-b", optarg, 4096, GTSC_RING_MAX, &o->ring_bytes);
 			break;
 		case 'k': err = record_probes__add_func(&o->probes, optarg); break;
 		case 'C': err = record_probes__add_comms(&o->probes, optarg); break;
@@ -709,17 +720,6 @@ static int finish(struct record_run *r)
 	return 0;
 }
 
-/* perf's habit: never overwrite the previous trace silently. */
-static void keep_old_output(const char *path)
-{
-	char old[4096];
-
-	if (access(path, F_OK))
-		return;
-	snprintf(old, sizeof(old), "%s.old", path);
-	rename(path, old);
-}
-
 static void install_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -814,7 +814,8 @@ static struct gtsc_recording *record_new(struct record_opts *o, char **argv)
 		  .stacks = o->stacks);
 	char *cmdline = join_args("gtsc-bpf ", argv), *command = join_args("", o->cmd);
 	GTSC_OPTS(gtsc_recording_opts, ro, .compress = o->compress,
-		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command);
+		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command,
+		  .keep_old = true);
 	struct gtsc_recording *rec = NULL;
 
 	record_probes__session_opts(&o->probes, &so);
@@ -836,7 +837,6 @@ static int record_run(struct record_run *r)
 	err = err ?: claim_name(r);
 	if (err)
 		return err;
-	keep_old_output(o->output);
 	err = gtsc_recording__open(r->rec);
 	if (err)
 		return err; /* the library said why */

@@ -171,13 +171,15 @@ static int parse_folded(struct kopts *o, const char *arg)
 
 static int parse_lines(struct kopts *o, const char *arg)
 {
-	char *end;
+	char why[160];
+	__u64 v;
+	int err = gtsc_parse_count(arg, 0, 1 << 30, &v, why, sizeof(why));
 
-	o->lines = strtol(arg, &end, 10);
-	if (*end || o->lines < 0) {
-		fprintf(stderr, "gtsc-bpf: -n takes a number of rows, not '%s'\n", arg);
-		return -EINVAL;
+	if (err) {
+		fprintf(stderr, "gtsc-bpf: -n (rows per table): %s\n", why);
+		return err;
 	}
+	o->lines = v;
 	return 0;
 }
 

@@ -131,14 +131,15 @@ static int parse_pids(struct sopts *o, char *arg)
 
 static int parse_seconds(const char *arg, const char *opt, __s64 *ns)
 {
-	char *end;
-	double s = strtod(arg, &end);
+	char why[160];
+	__u64 v;
+	int err = gtsc_parse_duration(arg, 0, INT64_MAX, &v, why, sizeof(why));
 
-	if (*end || !*arg || s < 0) {
-		fprintf(stderr, "gtsc-bpf: %s wants seconds since the start, not '%s'\n", opt, arg);
-		return -EINVAL;
+	if (err) {
+		fprintf(stderr, "gtsc-bpf: %s (seconds since the start): %s\n", opt, why);
+		return err;
 	}
-	*ns = (__s64)(s * 1e9 + 0.5);
+	*ns = v;
 	return 0;
 }
 
@@ -153,12 +154,13 @@ static int parse_string_list(char **dst, int *n, char *arg, const char *opt)
 
 static int parse_limit(struct sopts *o, const char *arg)
 {
-	char *end;
-	unsigned long v = strtoul(arg, &end, 10);
+	char why[160];
+	__u64 v;
+	int err = gtsc_parse_size_range(arg, 1, 1 << 20, &v, why, sizeof(why));
 
-	if (*end || !*arg || !v || v > 1 << 20) {
-		fprintf(stderr, "gtsc-bpf: -s wants a number of bytes, not '%s'\n", arg);
-		return -EINVAL;
+	if (err) {
+		fprintf(stderr, "gtsc-bpf: -s: %s\n", why);
+		return err;
 	}
 	o->max_data = v;
 	return 0;
