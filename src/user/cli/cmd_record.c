@@ -166,6 +166,54 @@ static int parse_pids(struct record_opts *o, const char *arg)
 	return err;
 }
 
+/* PF_KTHREAD in /proc/PID/stat's flags (field 9); NAME gets its comm. */
+static bool kernel_thread(int pid, char *name, size_t name_sz)
+{
+	char path[64], buf[512], *p;
+	unsigned long flags = 0;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || !strchr(buf, '('))
+		return false;
+	snprintf(name, name_sz, "%.*s", (int)(p - strchr(buf, '(') - 1), strchr(buf, '(') + 1);
+	return sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1 && (flags & 0x00200000);
+}
+
+/*
+ * Kernel threads make no syscalls, but they allocate and free (kworkers, RCU,
+ * kswapd): -p of one records its kmem events, and says so; with syscalls
+ * only it would record nothing, so it is refused.
+ */
+static int check_kernel_threads(const struct record_opts *o)
+{
+	bool kmem = !o->events || strstr(o->events, "kmem");
+	char name[32];
+
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		if (!kernel_thread(o->pids[i], name, sizeof(name)))
+			continue;
+		if (!kmem) {
+			fprintf(stderr, "gtsc-bpf: process %d (%s) is a kernel thread, which makes "
+					"no syscalls: add -e kmem to record its allocations\n",
+				o->pids[i], name);
+			return -EINVAL;
+		}
+		if (!o->log.quiet)
+			fprintf(stderr, "gtsc-bpf: process %d (%s) is a kernel thread: it makes no "
+					"syscalls, only its kmem events are recorded\n",
+				o->pids[i], name);
+	}
+	return 0;
+}
+
 /* --channel NAME:KEY=VALUE[,...]: checked by the library with the other options. */
 static int parse_compress(struct record_opts *o, const char *alg)
 {
@@ -314,6 +362,8 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		fprintf(stderr, "gtsc-bpf: -a and -p together: choose one\n");
 		return -EINVAL;
 	}
+	if (check_kernel_threads(o))
+		return -EINVAL;
 	/* -C or --cgroup alone: every task, narrowed by them in the kernel. */
 	if (!o->cmd && !o->nr_pids)
 		o->system_wide = true;
