@@ -42,7 +42,7 @@ struct gtsc_recording_opts {
 	const char *tool;    /**< "gtsc-bpf 0.1.0"; NULL: "libgtsc" */
 	const char *cmdline; /**< the recorder's command line; NULL: the program's name */
 	const char *command; /**< the traced command line, if the recorder ran one */
-	/** perf's habit: a non-empty PATH is renamed to PATH.old first (the entry, never a link's target) */
+	/** perf's habit: a non-empty PATH becomes PATH.old first (the entry, never a link's target) */
 	bool keep_old;
 	size_t : 0;
 };

@@ -20,11 +20,13 @@ plant() { "$RUNAS" 65534 /bin/ln -s "$1" "$2"; }
 plant "$ETC/file" "$SH/z.gtsc"
 plant "$ETC/new" "$SH/dangling.gtsc"
 plant "$ETC/old" "$SH/r.gtsc.old"
-untouched() { [ "$(cat "$ETC/file")" = secret ] && [ "$(cat "$ETC/old")" = secret ] && [ ! -e "$ETC/new" ]; }
+untouched() {
+	[ "$(cat "$ETC/file")" = secret ] && [ "$(cat "$ETC/old")" = secret ] && [ ! -e "$ETC/new" ]
+}
 
 "$G" record -a -e syscalls -d 0.2 -q -o "$SH/z.gtsc" 2> "$TEST_TMP/e"
 rc=$?
-check_expr trust/record-planted-link "exit $rc, $ETC/file now $(head -c 20 "$ETC/file" | od -c | head -1)" \
+check_expr trust/record-planted-link "exit $rc, $ETC/file now $(head -c 20 "$ETC/file" | od -c)" \
 	'[ $rc != 0 ] && untouched && has_line "$TEST_TMP/e" "symbolic link of uid 65534"'
 "$G" record -a -e syscalls -d 0.2 -q -o "$SH/dangling.gtsc" 2> "$TEST_TMP/e"
 rc=$?
@@ -33,7 +35,8 @@ for i in 1 2; do
 	"$G" record -a -e syscalls -d 0.2 -q -o "$SH/r.gtsc" 2> "$TEST_TMP/e$i"
 done
 check_expr trust/old-over-planted-link "$(cat "$TEST_TMP/e2"); $(ls -l "$SH" | tr '\n' ' ')" \
-	'untouched && [ -f "$SH/r.gtsc.old" ] && [ ! -L "$SH/r.gtsc.old" ] && "$G" check -i "$SH/r.gtsc.old" > /dev/null 2>&1; [ $? != 3 ] && [ -s "$SH/r.gtsc.old" ]'
+	'untouched && [ -f "$SH/r.gtsc.old" ] && [ ! -L "$SH/r.gtsc.old" ] &&
+	 "$G" report -i "$SH/r.gtsc.old" --header > /dev/null'
 # A link of one's own is followed, as perf and trace-cmd do.
 ln -s "$ETC/mine.gtsc" "$SH/own.gtsc"
 "$G" record -a -e syscalls -d 0.2 -q -o "$SH/own.gtsc" 2> "$TEST_TMP/e"
@@ -50,7 +53,8 @@ check_expr trust/snapshot-planted-link "exit $rc: $(head -c 200 "$TEST_TMP/o")" 
 	'[ $rc != 0 ] && untouched && has_line "$TEST_TMP/o" "symbolic link of uid 65534"'
 "$G" snapshot "$NAME" -o "$SH/dangling.gtsc" > "$TEST_TMP/o" 2>&1
 rc=$?
-check_expr trust/snapshot-dangling-link "exit $rc: $(head -c 200 "$TEST_TMP/o")" '[ $rc != 0 ] && untouched'
+check_expr trust/snapshot-dangling-link "exit $rc: $(head -c 200 "$TEST_TMP/o")" \
+	'[ $rc != 0 ] && untouched'
 "$G" snapshot "$NAME" -o "$SH/snap.gtsc" > "$TEST_TMP/o" 2>&1
 check_expr trust/snapshot-plain "$(head -c 200 "$TEST_TMP/o")" \
 	'"$G" report -i "$SH/snap.gtsc" --header > /dev/null'
@@ -64,7 +68,8 @@ for cmd in status kill; do
 		'[ $rc = 1 ] && has_line "$TEST_TMP/o" "only from root or its owner (uid 0), not from uid 65534"'
 done
 "$G" status "$NAME" > "$TEST_TMP/o" 2>&1
-check trust/peercred-harmless "a refused kill ended the session" has_line "$TEST_TMP/o" "state=recording"
+check trust/peercred-harmless "a refused kill ended the session" \
+	has_line "$TEST_TMP/o" "state=recording"
 "$G" kill "$NAME" > /dev/null 2>&1
 
 # Sizes and durations: one sentence, at once, and no socket left behind.
@@ -72,11 +77,13 @@ bad_value() {
 	local name=$1 msg=$2 t0 ms
 	shift 2
 	t0=$(date +%s%N)
-	timeout 10 "$G" record --name "$NAME-$name" -a -o "$TEST_TMP/b.gtsc" "$@" > /dev/null 2> "$TEST_TMP/e"
+	timeout 10 "$G" record --name "$NAME-$name" -a -o "$TEST_TMP/b.gtsc" "$@" \
+		> /dev/null 2> "$TEST_TMP/e"
 	local rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	check_expr "trust/bad-$name" "exit $rc in $ms ms: $(head -c 200 "$TEST_TMP/e")" \
-		'[ $rc = 2 ] && [ $ms -lt 2000 ] && [ "$(wc -l < "$TEST_TMP/e")" = 1 ] && has_line "$TEST_TMP/e" "$msg" && [ ! -e "/run/gtsc/$NAME-$name.sock" ]'
+		'[ $rc = 2 ] && [ $ms -lt 2000 ] && [ "$(wc -l < "$TEST_TMP/e")" = 1 ] &&
+		 has_line "$TEST_TMP/e" "$msg" && [ ! -e "/run/gtsc/$NAME-$name.sock" ]'
 	rm -f "/run/gtsc/$NAME-$name.sock" # the old code's hung recorder left it
 }
 bad_value b-negative "-b: '-5' is negative" -b -5

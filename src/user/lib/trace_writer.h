@@ -27,7 +27,7 @@ struct gtsc_writer_opts {
 };
 #define gtsc_writer_opts__last_field errbuf_sz
 
-/* Creates PATH with mode 0600 (out_file.h: links, .old) and writes the file header. NULL + errno. */
+/* Creates PATH, mode 0600 (out_file.h: links, .old), and writes the file header. NULL + errno. */
 struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts);
 /* One metadata chunk of TYPE holding LEN bytes. */
 int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,
