@@ -242,21 +242,10 @@ static int add_channel(struct record_opts *o, const char *arg)
 	return 0;
 }
 
-/* Sizes and durations: one sentence naming the option, before anything is created. */
-static int parse_size_opt(const char *opt, const char *arg, __u64 min, __u64 max, __u64 *v)
-{
-	char why[160];
-	int err = gtsc_parse_size_range(arg, min, max, v, why, sizeof(why));
-
-	if (err)
-		fprintf(stderr, "gtsc-bpf: %s: %s\n", opt, why);
-	return err;
-}
-
 static int parse_capture_size(struct record_opts *o, const char *arg)
 {
 	__u64 n;
-	int err = parse_size_opt("-s", arg, 1, GTSC_CAPTURE_MAX, &n);
+	int err = cli_number("-s", CLI_SIZE, arg, 1, GTSC_CAPTURE_MAX, &n);
 
 	if (!err)
 		o->capture_size = n;
@@ -267,13 +256,10 @@ static int parse_capture_size(struct record_opts *o, const char *arg)
 
 static int parse_duration(struct record_opts *o, const char *arg)
 {
-	char why[160];
 	__u64 ns;
-	int err = gtsc_parse_duration(arg, 1000000, MAX_DURATION_NS, &ns, why, sizeof(why));
+	int err = cli_number("-d", CLI_DURATION, arg, 1000000, MAX_DURATION_NS, &ns);
 
-	if (err)
-		fprintf(stderr, "gtsc-bpf: -d: %s\n", why);
-	else
+	if (!err)
 		o->duration_s = ns / 1e9;
 	return err;
 }
@@ -321,7 +307,7 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		case 's': err = parse_capture_size(o, optarg); break;
 		case OPT_NO_CAPTURE: o->no_capture = true; break;
 		case 'b':
-			err = parse_size_opt("-b", optarg, 4096, GTSC_RING_MAX, &o->ring_bytes);
+			err = cli_number("-b", CLI_SIZE, optarg, 4096, GTSC_RING_MAX, &o->ring_bytes);
 			break;
 		case 'k': err = record_probes__add_func(&o->probes, optarg); break;
 		case 'C': err = record_probes__add_comms(&o->probes, optarg); break;

@@ -171,16 +171,12 @@ static int parse_folded(struct kopts *o, const char *arg)
 
 static int parse_lines(struct kopts *o, const char *arg)
 {
-	char why[160];
 	__u64 v;
-	int err = gtsc_parse_count(arg, 0, 1 << 30, &v, why, sizeof(why));
+	int err = cli_number("-n (rows per table)", CLI_COUNT, arg, 0, 1 << 30, &v);
 
-	if (err) {
-		fprintf(stderr, "gtsc-bpf: -n (rows per table): %s\n", why);
-		return err;
-	}
-	o->lines = v;
-	return 0;
+	if (!err)
+		o->lines = v;
+	return err;
 }
 
 static int parse_args(struct kopts *o, int argc, char **argv)

@@ -131,16 +131,15 @@ static int parse_pids(struct sopts *o, char *arg)
 
 static int parse_seconds(const char *arg, const char *opt, __s64 *ns)
 {
-	char why[160];
+	char what[48];
 	__u64 v;
-	int err = gtsc_parse_duration(arg, 0, INT64_MAX, &v, why, sizeof(why));
+	int err;
 
-	if (err) {
-		fprintf(stderr, "gtsc-bpf: %s (seconds since the start): %s\n", opt, why);
-		return err;
-	}
-	*ns = v;
-	return 0;
+	snprintf(what, sizeof(what), "%s (seconds since the start)", opt);
+	err = cli_number(what, CLI_DURATION, arg, 0, 36500ULL * 86400 * 1000000000ULL, &v);
+	if (!err)
+		*ns = v;
+	return err;
 }
 
 static int parse_string_list(char **dst, int *n, char *arg, const char *opt)
@@ -154,16 +153,12 @@ static int parse_string_list(char **dst, int *n, char *arg, const char *opt)
 
 static int parse_limit(struct sopts *o, const char *arg)
 {
-	char why[160];
 	__u64 v;
-	int err = gtsc_parse_size_range(arg, 1, 1 << 20, &v, why, sizeof(why));
+	int err = cli_number("-s", CLI_SIZE, arg, 1, 1 << 20, &v);
 
-	if (err) {
-		fprintf(stderr, "gtsc-bpf: -s: %s\n", why);
-		return err;
-	}
-	o->max_data = v;
-	return 0;
+	if (!err)
+		o->max_data = v;
+	return err;
 }
 
 /* The list options cut their argument (strtok): each gets its own copy, the last one given wins. */
