@@ -74,15 +74,15 @@ check trust/peercred-harmless "a refused kill ended the session" \
 
 # Sizes and durations: one sentence, at once, and no socket left behind.
 bad_value() {
-	local name=$1 msg=$2 t0 ms
+	local name=$1 msg=$2 t0 s
 	shift 2
-	t0=$(date +%s%N)
+	t0=$SECONDS # busybox date has no %N
 	timeout 10 "$G" record --name "$NAME-$name" -a -o "$TEST_TMP/b.gtsc" "$@" \
 		> /dev/null 2> "$TEST_TMP/e"
 	local rc=$?
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	check_expr "trust/bad-$name" "exit $rc in $ms ms: $(head -c 200 "$TEST_TMP/e")" \
-		'[ $rc = 2 ] && [ $ms -lt 2000 ] && [ "$(wc -l < "$TEST_TMP/e")" = 1 ] &&
+	s=$((SECONDS - t0))
+	check_expr "trust/bad-$name" "exit $rc in ${s}s: $(head -c 200 "$TEST_TMP/e")" \
+		'[ $rc = 2 ] && [ $s -le 2 ] && [ "$(wc -l < "$TEST_TMP/e")" = 1 ] &&
 		 has_line "$TEST_TMP/e" "$msg" && [ ! -e "/run/gtsc/$NAME-$name.sock" ]'
 	rm -f "/run/gtsc/$NAME-$name.sock" # the old code's hung recorder left it
 }
@@ -105,7 +105,7 @@ check_expr trust/kthread-syscalls "exit $rc: $(head -c 200 "$TEST_TMP/e")" \
 
 # A SIGKILLed recorder: status says it died, the second time too; old epitaphs go.
 printf 'old\n' > "/run/gtsc/$NAME-stale.ended"
-touch -d '2 days ago' "/run/gtsc/$NAME-stale.ended"
+touch -d "$(date -d @$(($(date +%s) - 2 * 86400)) '+%Y-%m-%d %H:%M:%S')" "/run/gtsc/$NAME-stale.ended"
 printf 'new\n' > "/run/gtsc/$NAME-fresh.ended"
 "$G" record --name "$NAME-k" -a -e syscalls -o "$TEST_TMP/k.gtsc" 2> "$TEST_TMP/e" &
 kpid=$!
