@@ -71,8 +71,8 @@ res=$(check_json "$TEST_TMP/d.json" 2>&1)
 check convert/perfetto-drops "drop instants sum to $(field drops "$res"), the trailer says $dropped" \
 	[ "$(field drops "$res")" = "$dropped" -a "${dropped:-0}" -gt 0 ]
 
-# A million events in bounded memory: streamed, never the whole trace.
-(sleep 0.3; echo g) | "$GTSC" record -q -e syscalls -o "$TEST_TMP/big.gtsc" -- "$WORKLOADS/storm" 500000 \
+# Three million events in bounded memory: streamed, never the whole trace.
+(sleep 0.3; echo g) | "$GTSC" record -q -e syscalls -o "$TEST_TMP/big.gtsc" -- "$WORKLOADS/storm" 1500000 \
 	> /dev/null 2>&1
 rss=$(python3 -c '
 import resource, subprocess, sys
@@ -80,9 +80,21 @@ r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DE
 print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' \
 	"$GTSC" convert -i "$TEST_TMP/big.gtsc" --to perfetto -o "$TEST_TMP/big.json")
 n=$(grep -c '"cat":"syscall"' "$TEST_TMP/big.json")
-echo "# convert of 1 M events: exit, max RSS MiB: $rss"
-check convert/perfetto-bounded "1 M events: exit and max RSS (MiB) '$rss', $n syscall slices" \
-	[ "${rss%% *}" = 0 -a "${rss##* }" -lt 64 -a "$n" -ge 500000 ]
+echo "# convert of 3 M events: exit, max RSS MiB: $rss"
+check convert/perfetto-bounded "3 M events: exit and max RSS (MiB) '$rss', $n syscall slices" \
+	[ "${rss%% *}" = 0 -a "${rss##* }" -lt 64 -a "$n" -ge 1500000 ]
+
+# A progress line by bytes read, on a terminal, for a read of more than a
+# second (printing 3 M events takes longer), never between the output's own
+# lines on the same terminal.
+if command -v script > /dev/null; then
+	script -q -c "$GTSC report -i $TEST_TMP/big.gtsc > /dev/null" "$TEST_TMP/tty" > /dev/null 2>&1
+	check convert/progress-line "no progress line on the terminal: $(tail -c 200 "$TEST_TMP/tty")" \
+		grep -q '% of [0-9.]* MiB read' "$TEST_TMP/tty"
+	"$GTSC" report -i "$TEST_TMP/big.gtsc" 2> "$TEST_TMP/e" > /dev/null
+	check convert/progress-not-tty "a progress line in a file: $(head -c 200 "$TEST_TMP/e")" \
+		not grep -q 'MiB read' "$TEST_TMP/e"
+fi
 
 # Errors in one sentence: unknown format, missing input, a planted link.
 "$GTSC" convert -i "$TEST_TMP/t.gtsc" --to xml -o "$TEST_TMP/x" 2> "$TEST_TMP/e"

@@ -13,6 +13,7 @@
 #include <gtsc/buf.h>
 #include <gtsc/print.h>
 #include "cli.h"
+#include "progress.h"
 #include "report_header.h"
 
 struct report_opts {
@@ -194,12 +195,17 @@ static int print_events(struct gtsc_reader *r, bool json)
 	GTSC_OPTS(gtsc_event_printer_opts, o, .json = json);
 	struct gtsc_event_printer *p = gtsc_event_printer__new(r, stdout, &o);
 	const struct gtsc_rec_hdr *rec;
+	struct read_progress prog;
 	int n, err = 0;
 
 	if (!p)
 		return -errno;
-	while (!err && (n = gtsc_reader__next(r, &rec)) > 0)
+	read_progress_init(&prog, r, "report", true);
+	while (!err && (n = gtsc_reader__next(r, &rec)) > 0) {
 		err = gtsc_event_printer__print(p, rec);
+		read_progress_tick(&prog);
+	}
+	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
 	gtsc_event_printer__free(p);

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gtsc/gtsc.h>
+#include <gtsc/print.h>
 #include "convert.h"
+#include "progress.h"
 
 /* Above PID_MAX_LIMIT (2^22): no real pid is ever the CPU tracks' process. */
 #define CPU_TRACKS_PID 4194305u
@@ -444,6 +446,7 @@ int convert_perfetto(struct gtsc_reader *r, FILE *out, __u64 *events)
 		     .max_data = 32, .whole_calls = true, .fn = on_call);
 	struct perfetto c = { .r = r, .out = out, .first = true };
 	const struct gtsc_rec_hdr *h;
+	struct read_progress prog;
 	const char *start = gtsc_reader__meta(r, "start_ns");
 	int n, err = 0;
 
@@ -458,8 +461,12 @@ int convert_perfetto(struct gtsc_reader *r, FILE *out, __u64 *events)
 	}
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"gtsc-bpf\"},\"traceEvents\":[",
 	      out);
-	while (!err && (n = gtsc_reader__next(r, &h)) > 0)
+	read_progress_init(&prog, r, "convert", out == stdout);
+	while (!err && (n = gtsc_reader__next(r, &h)) > 0) {
 		err = on_record(&c, h);
+		read_progress_tick(&prog);
+	}
+	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
 	if (!err)

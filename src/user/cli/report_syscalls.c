@@ -24,6 +24,7 @@
 #include <string.h>
 #include <gtsc/buf.h>
 #include <gtsc/gtsc.h>
+#include "progress.h"
 #include "cli.h"
 #include <gtsc/print.h>
 #include "report_header.h"
@@ -131,15 +132,15 @@ static int parse_pids(struct sopts *o, char *arg)
 
 static int parse_seconds(const char *arg, const char *opt, __s64 *ns)
 {
-	char *end;
-	double s = strtod(arg, &end);
+	char what[48];
+	__u64 v;
+	int err;
 
-	if (*end || !*arg || s < 0) {
-		fprintf(stderr, "gtsc-bpf: %s wants seconds since the start, not '%s'\n", opt, arg);
-		return -EINVAL;
-	}
-	*ns = (__s64)(s * 1e9 + 0.5);
-	return 0;
+	snprintf(what, sizeof(what), "%s (seconds since the start)", opt);
+	err = cli_number(what, CLI_DURATION, arg, 0, 36500ULL * 86400 * 1000000000ULL, &v);
+	if (!err)
+		*ns = v;
+	return err;
 }
 
 static int parse_string_list(char **dst, int *n, char *arg, const char *opt)
@@ -153,15 +154,12 @@ static int parse_string_list(char **dst, int *n, char *arg, const char *opt)
 
 static int parse_limit(struct sopts *o, const char *arg)
 {
-	char *end;
-	unsigned long v = strtoul(arg, &end, 10);
+	__u64 v;
+	int err = cli_number("-s", CLI_SIZE, arg, 1, 1 << 20, &v);
 
-	if (*end || !*arg || !v || v > 1 << 20) {
-		fprintf(stderr, "gtsc-bpf: -s wants a number of bytes, not '%s'\n", arg);
-		return -EINVAL;
-	}
-	o->max_data = v;
-	return 0;
+	if (!err)
+		o->max_data = v;
+	return err;
 }
 
 /* The list options cut their argument (strtok): each gets its own copy, the last one given wins. */
@@ -740,6 +738,7 @@ static int print_summary(struct sctx *x)
 static int run(struct sctx *x)
 {
 	const struct gtsc_rec_hdr *rec;
+	struct read_progress prog;
 	const char *start = gtsc_reader__meta(x->r, "start_ns");
 	int n, err = 0;
 
@@ -749,8 +748,12 @@ static int run(struct sctx *x)
 		json_header(x);
 	else
 		text_header(x);
-	while (!err && (n = gtsc_reader__next(x->r, &rec)) > 0)
+	read_progress_init(&prog, x->r, "report", !x->o->summary);
+	while (!err && (n = gtsc_reader__next(x->r, &rec)) > 0) {
 		err = on_record(x, rec);
+		read_progress_tick(&prog);
+	}
+	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
 	err = err ?: gtsc_syscall_decoder__finish(x->dec);

@@ -103,6 +103,16 @@ static size_t utf8_len(const __u8 *s, size_t n, __u32 *cp)
 	return len;
 }
 
+/* How many bytes from S on go out as they are: printable ASCII but QUOTE and the backslash. */
+static size_t plain_run(const __u8 *s, const __u8 *end, __u8 quote)
+{
+	const __u8 *p = s;
+
+	while (p < end && *p >= 0x20 && *p < 0x7f && *p != '\\' && *p != quote)
+		p++;
+	return p - s;
+}
+
 /* strace's octal: short unless a digit follows, which would join it. */
 static void put_octal(struct gtsc_buf *b, __u8 c, const __u8 *next, const __u8 *end)
 {
@@ -119,14 +129,18 @@ GTSC_API void gtsc_buf__put_text(struct gtsc_buf *b, const void *str, size_t n)
 	const __u8 *s = str, *end = s + n;
 
 	while (s < end) {
-		size_t len = 1;
+		size_t len = plain_run(s, end, '\\');
 		__u32 cp;
 
+		if (len) {
+			gtsc_buf__putmem(b, s, len);
+			s += len;
+			continue;
+		}
+		len = 1;
 		if (c_esc[*s]) {
 			gtsc_buf__putc(b, '\\');
 			gtsc_buf__putc(b, c_esc[*s]);
-		} else if (*s >= 0x20 && *s < 0x7f) {
-			gtsc_buf__putc(b, *s);
 		} else if (*s >= 0x80 && (len = utf8_len(s, end - s, &cp)) && cp >= 0xa0) {
 			gtsc_buf__putmem(b, s, len);
 		} else {
@@ -145,13 +159,17 @@ GTSC_API void gtsc_buf__put_json(struct gtsc_buf *b, const void *str, size_t n)
 
 	gtsc_buf__putc(b, '"');
 	while (s < end) {
-		size_t len = 1;
+		size_t len = plain_run(s, end, '"');
 		__u32 cp;
 
+		if (len) {
+			gtsc_buf__putmem(b, s, len);
+			s += len;
+			continue;
+		}
+		len = 1;
 		if (*s == '"' || *s == '\\') {
 			gtsc_buf__putc(b, '\\');
-			gtsc_buf__putc(b, *s);
-		} else if (*s >= 0x20 && *s < 0x7f) {
 			gtsc_buf__putc(b, *s);
 		} else if (*s < 0x80) {
 			gtsc_buf__puts(b, "\\u00");
@@ -184,6 +202,10 @@ static void fput_escaped(FILE *f, const void *s, size_t n, bool json)
 	size_t need = 6 * n + 3;
 	struct gtsc_buf b;
 
+	if (!json && plain_run(s, (const __u8 *)s + n, '\\') == n) {
+		fwrite(s, 1, n, f); /* the common case: nothing to escape */
+		return;
+	}
 	if (need > sizeof(stack) && !(tmp = malloc(need))) {
 		fputs(json ? "\"\"" : "?", f);
 		return;

@@ -16,6 +16,7 @@
 #include <lz4.h>
 #include <zlib.h>
 
+#include "out_file.h"
 #include "trace_writer.h"
 #include "trace_util.h"
 
@@ -270,7 +271,8 @@ static void writer_free(struct gtsc_writer *w)
 	free(w);
 }
 
-static int writer_setup(struct gtsc_writer *w, const char *path, long codec)
+static int writer_setup(struct gtsc_writer *w, const char *path, long codec,
+			const struct gtsc_writer_opts *opts)
 {
 	w->buf = malloc(w->cap);
 	if (!w->buf)
@@ -288,12 +290,10 @@ static int writer_setup(struct gtsc_writer *w, const char *path, long codec)
 				return -ENOMEM;
 		}
 	}
-	w->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	w->fd = out_file__create(path, OPTS_GET(opts, keep_old, false), OPTS_GET(opts, errbuf, NULL),
+				 OPTS_GET(opts, errbuf_sz, 0));
 	if (w->fd < 0)
-		return -errno;
-	/* open's mode only applies to a new file; a trace can hold secrets */
-	if (fchmod(w->fd, 0600))
-		return -errno;
+		return w->fd;
 	return write_file_hdr(w);
 }
 
@@ -325,7 +325,7 @@ struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writ
 	w->zlib_level = level;
 	w->chunk_size = chunk;
 	w->cap = chunk > MAX_REC_SIZE ? chunk : MAX_REC_SIZE;
-	err = writer_setup(w, path, codec);
+	err = writer_setup(w, path, codec, opts);
 	if (err) {
 		writer_free(w);
 		errno = -err;
