@@ -17,6 +17,9 @@ extern "C" {
 struct gtsc_ctf_opts {
 	size_t sz;
 	__u32 packet_bytes; /**< event bytes per packet; 0: 64 KiB */
+	/** called after each record taken (a progress line: gtsc_reader__progress); NULL: none */
+	void (*on_record)(void *ctx);
+	void *ctx;
 	/** out: events written, and the drops the packets count as discarded */
 	__u64 events;
 	__u64 discarded;

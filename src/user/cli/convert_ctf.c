@@ -7,12 +7,22 @@
 #include <stdio.h>
 #include <gtsc/gtsc.h>
 #include "convert.h"
+#include "progress.h"
+
+static void tick(void *ctx)
+{
+	read_progress_tick(ctx);
+}
 
 int convert_ctf(struct gtsc_reader *r, const char *dir, __u64 *events)
 {
-	GTSC_OPTS(gtsc_ctf_opts, o);
-	int err = gtsc_reader__write_ctf(r, dir, &o);
+	struct read_progress prog;
+	GTSC_OPTS(gtsc_ctf_opts, o, .on_record = tick, .ctx = &prog);
+	int err;
 
+	read_progress_init(&prog, r, "convert", false);
+	err = gtsc_reader__write_ctf(r, dir, &o);
+	read_progress_end(&prog);
 	*events = o.events;
 	if (!err && o.discarded)
 		fprintf(stderr, "gtsc-bpf: %" PRIu64 " dropped events are the packets' discarded "

@@ -87,6 +87,7 @@ static int open_dir(const char *dir)
 int gtsc_reader__write_ctf(struct gtsc_reader *r, const char *dir, struct gtsc_ctf_opts *opts)
 {
 	size_t packet = OPTS_GET(opts, packet_bytes, 0) ?: 64 * 1024;
+	void (*on_record)(void *ctx) = OPTS_GET(opts, on_record, NULL);
 	const struct gtsc_rec_hdr *h;
 	struct ctf_writer *w;
 	int fd, n, err = 0;
@@ -101,8 +102,11 @@ int gtsc_reader__write_ctf(struct gtsc_reader *r, const char *dir, struct gtsc_c
 		close(fd);
 		return -ENOMEM;
 	}
-	while (!err && (n = gtsc_reader__next(r, &h)) > 0)
+	while (!err && (n = gtsc_reader__next(r, &h)) > 0) {
 		err = ctf_writer__push(w, h);
+		if (on_record)
+			on_record(opts->ctx);
+	}
 	if (!err && n < 0)
 		err = n;
 	if (!err)
