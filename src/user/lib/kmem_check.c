@@ -367,8 +367,8 @@ static void check_flight(struct kmem_check *k, const struct trace_channel *ch,
 		return;
 	note(k,
 	     "The %s channel is a flight channel: it kept the newest %llu of the %llu records "
-	     "written, and %llu were %s, not lost (%llu torn: skipped while a writer changed "
-	     "them).",
+	     "written; %llu were %s, and %llu torn (skipped while a writer changed them): "
+	     "left out by design, not lost.",
 	     ch->name, (unsigned long long)c->retained, (unsigned long long)c->fl_written,
 	     (unsigned long long)c->overwritten,
 	     snapshot && !strcmp(snapshot, "consume")
