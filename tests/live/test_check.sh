@@ -37,9 +37,9 @@ checked tar "$TEST_TMP/tar.gtsc" 0 "record ABI"
 # System-wide under load, and pid-filtered on the same load.
 ( while :; do tar czf - -C / "${TAR_SRC#/}" > /dev/null 2>&1; done ) &
 load=$!
-"$GTSC" record -q -e syscalls,kmem -a -d 2 -o "$TEST_TMP/all.gtsc" 2> "$TEST_TMP/err"
+"$GTSC" record -q -e syscalls,kmem -a -d 1 -o "$TEST_TMP/all.gtsc" 2> "$TEST_TMP/err"
 check $T/system-record "record -a exited $?: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
-"$GTSC" record -q -e syscalls,kmem -p $load -d 2 -o "$TEST_TMP/pid.gtsc" 2> "$TEST_TMP/err"
+"$GTSC" record -q -e syscalls,kmem -p $load -d 1 -o "$TEST_TMP/pid.gtsc" 2> "$TEST_TMP/err"
 check $T/pid-record "record -p exited $?: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
 kill $load
 wait $load 2> /dev/null
