@@ -1228,6 +1228,13 @@ int gtsc_reader__feed(struct gtsc_reader *r, const void *data, size_t len)
 	return 0;
 }
 
+int gtsc_reader__feed_meta(struct gtsc_reader *r)
+{
+	int err = r->st.feed ? stream_next(r) : -EINVAL;
+
+	return err == -EAGAIN || err >= 0 ? 0 : err;
+}
+
 bool gtsc_reader__streaming(const struct gtsc_reader *r)
 {
 	return r && r->st.on;

@@ -72,6 +72,8 @@ ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref
  */
 struct gtsc_reader *gtsc_reader__open_feed(const struct gtsc_reader_opts *opts);
 int gtsc_reader__feed(struct gtsc_reader *r, const void *data, size_t len);
+/* Reads the metadata fed so far, no record: the accessors answer from it.  0 or -errno. */
+int gtsc_reader__feed_meta(struct gtsc_reader *r);
 
 /*
  * About gtsc_reader__next: a record shorter than its type's minimum size or
