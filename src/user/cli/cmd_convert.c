@@ -16,6 +16,7 @@
 #include "report_header.h"
 
 struct convert_opts {
+	struct report_inputs in;
 	const char *input;
 	const char *output;
 	const char *to;
@@ -63,10 +64,12 @@ static int parse_args(struct convert_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	o->input = GTSC_DEFAULT_OUTPUT;
 	while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->input = optarg; break;
+		case 'i':
+			if (report_inputs__add(&o->in, optarg))
+				return -EINVAL;
+			break;
 		case 'o': o->output = optarg; break;
 		case OPT_TO: o->to = optarg; break;
 		case 'h': usage(stdout); exit(0);
@@ -75,11 +78,9 @@ static int parse_args(struct convert_opts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gtsc-bpf: convert takes no argument '%s' (use -i FILE)\n",
-			argv[optind]);
+	o->input = report_inputs__name(&o->in);
+	if (report_inputs__rest(&o->in, argc, argv, "convert"))
 		return -EINVAL;
-	}
 	if (!o->to) {
 		fprintf(stderr, "gtsc-bpf: convert needs --to FORMAT (perfetto)\n");
 		return -EINVAL;
@@ -124,7 +125,7 @@ int cmd_convert(int argc, char **argv)
 		fprintf(stderr, "gtsc-bpf: --to takes perfetto, not '%s'\n", o.to);
 		return 2;
 	}
-	r = report_open(o.input);
+	r = report_open(&o.in);
 	if (!r)
 		return 1;
 	if (!o.output)

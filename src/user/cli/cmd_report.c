@@ -16,6 +16,7 @@
 #include "report_header.h"
 
 struct report_opts {
+	struct report_inputs in;
 	const char *input;
 	bool json;
 	bool header_only;
@@ -66,10 +67,12 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	o->input = GTSC_DEFAULT_OUTPUT;
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->input = optarg; break;
+		case 'i':
+			if (report_inputs__add(&o->in, optarg))
+				return -EINVAL;
+			break;
 		case OPT_JSON: o->json = true; break;
 		case OPT_HEADER: o->header_only = true; break;
 		case 'h': usage(stdout); exit(0);
@@ -78,12 +81,8 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gtsc-bpf: report takes no argument '%s' (use -i FILE)\n",
-			argv[optind]);
-		return -EINVAL;
-	}
-	return 0;
+	o->input = report_inputs__name(&o->in);
+	return report_inputs__rest(&o->in, argc, argv, "report");
 }
 
 static const char *meta(const struct gtsc_reader *r, const char *key)
@@ -242,7 +241,7 @@ int cmd_report(int argc, char **argv)
 		return err;
 	if (parse_args(&o, argc, argv))
 		return 2;
-	r = report_open(o.input);
+	r = report_open(&o.in);
 	if (!r)
 		return 1;
 	/* Big buffer: millions of lines go out through here. */

@@ -35,6 +35,7 @@
 #define MAX_LIST 64	  /* --pid / --comm / --syscall entries */
 
 struct sopts {
+	struct report_inputs in;
 	const char *input;
 	bool summary, per_process, json, failed, relative, durations;
 	unsigned int style;
@@ -199,13 +200,12 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 	char *copy;
 	int c, err = 0;
 
-	o->input = GTSC_DEFAULT_OUTPUT;
 	o->style = GTSC_SYSCALL_ARG_NAMES;
 	o->since_ns = o->until_ns = -1;
 	optind = 1;
 	while (!err && (c = getopt_long(argc, argv, "i:rTs:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->input = optarg; break;
+		case 'i': err = report_inputs__add(&o->in, optarg); break;
 		case OPT_SYSCALLS: break;
 		case OPT_SUMMARY: o->summary = true; break;
 		case OPT_PER_PROCESS: o->per_process = true; break;
@@ -239,12 +239,8 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 			return -EINVAL;
 		}
 	}
-	if (!err && optind < argc) {
-		fprintf(stderr, "gtsc-bpf: report takes no argument '%s' (use -i FILE)\n",
-			argv[optind]);
-		err = -EINVAL;
-	}
-	return err;
+	o->input = report_inputs__name(&o->in);
+	return err ?: report_inputs__rest(&o->in, argc, argv, "report");
 }
 
 /* ---- the trace ---- */
@@ -769,7 +765,7 @@ static int open_all(struct sctx *x, const struct sopts *o)
 		  .fn = on_call, .ctx = x);
 
 	x->o = o;
-	x->r = report_open(o->input);
+	x->r = report_open(&o->in);
 	if (!x->r)
 		return -ENOENT;
 	x->dec = gtsc_syscall_decoder__new(x->r, &so);
