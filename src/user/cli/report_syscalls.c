@@ -28,6 +28,7 @@
 #include "comm_table.h"
 #include "line_buf.h"
 #include "report_header.h"
+#include "syscall_lines.h"
 #include "syscall_stats.h"
 
 #define LINE_SZ (1 << 19) /* one output line, captured data included */
@@ -747,27 +748,32 @@ static int run(struct sctx *x)
 	return err;
 }
 
-static void sctx_free(struct sctx *x)
+/* What open_view made. */
+static void sctx_release(struct sctx *x)
 {
 	free(x->line.p);
 	sc_table__free(x->stats);
 	comm_table__free(x->comms);
 	gtsc_syscall_decoder__free(x->dec);
+}
+
+static void sctx_free(struct sctx *x)
+{
+	sctx_release(x);
 	if (x->r)
 		gtsc_reader__close(x->r);
 	free(x);
 }
 
-static int open_all(struct sctx *x, const struct sopts *o)
+/* The decoder, names and line of X, which reads R. */
+static int open_view(struct sctx *x, const struct sopts *o, struct gtsc_reader *r)
 {
 	GTSC_OPTS(gtsc_syscall_decoder_opts, so, .style = o->style, .max_data = o->max_data,
 		  .whole_calls = !streaming(o),
 		  .fn = on_call, .ctx = x);
 
 	x->o = o;
-	x->r = report_open(&o->in);
-	if (!x->r)
-		return -ENOENT;
+	x->r = r;
 	x->dec = gtsc_syscall_decoder__new(x->r, &so);
 	x->comms = comm_table__new();
 	x->stats = sc_table__new();
@@ -777,6 +783,73 @@ static int open_all(struct sctx *x, const struct sopts *o)
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+static int open_all(struct sctx *x, const struct sopts *o)
+{
+	struct gtsc_reader *r = report_open(&o->in);
+
+	return r ? open_view(x, o, r) : -ENOENT;
+}
+
+/* ---- record --live ---- */
+
+struct syscall_lines {
+	struct sopts o;
+	struct sctx x;
+};
+
+struct syscall_lines *syscall_lines__new(struct gtsc_reader *r, bool json)
+{
+	struct syscall_lines *l = calloc(1, sizeof(*l));
+	const char *start = gtsc_reader__meta(r, "start_ns");
+
+	if (!l)
+		return NULL;
+	l->o.json = json;
+	l->o.style = GTSC_SYSCALL_ARG_NAMES;
+	l->o.since_ns = l->o.until_ns = -1;
+	l->x.t0 = start ? strtoull(start, NULL, 10) : 0;
+	l->x.syscalls_channel = syscalls_channel(r);
+	if (open_view(&l->x, &l->o, r)) {
+		syscall_lines__free(l);
+		return NULL;
+	}
+	return l;
+}
+
+int syscall_lines__record(struct syscall_lines *l, const struct gtsc_rec_hdr *h)
+{
+	const struct gtsc_rec_task *tk = (const void *)h;
+	const struct gtsc_rec_drops *d = (const void *)h;
+	int err = on_record(&l->x, h);
+
+	if (err)
+		return err;
+	switch (h->type) {
+	case GTSC_REC_SYS_ENTER:
+	case GTSC_REC_SYS_EXIT:
+		return 1;
+	case GTSC_REC_TASK: /* a process's exit is strace's "+++ exited" line */
+		return tk->event == GTSC_TASK_EXIT && streaming(&l->o) && h->pid == h->tid;
+	case GTSC_REC_DROPS:
+		return streaming(&l->o) && (__s32)d->channel == l->x.syscalls_channel;
+	default:
+		return 0;
+	}
+}
+
+int syscall_lines__finish(struct syscall_lines *l)
+{
+	return gtsc_syscall_decoder__finish(l->x.dec);
+}
+
+void syscall_lines__free(struct syscall_lines *l)
+{
+	if (!l)
+		return;
+	sctx_release(&l->x); /* the reader is the caller's */
+	free(l);
 }
 
 int report_syscalls_main(int argc, char **argv)
