@@ -474,6 +474,9 @@ static int spawn(struct record_run *r)
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up */
+		/* -o -: the trace owns stdout; the command's output goes to stderr */
+		if (!strcmp(r->o->output, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(126);
 		execvp(r->o->cmd[0], r->o->cmd);
 		e = errno;
 		fprintf(stderr, "gtsc-bpf: cannot run '%s': %s\n", r->o->cmd[0], strerror(e));

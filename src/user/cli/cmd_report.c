@@ -124,10 +124,10 @@ static void wall_time(const struct gtsc_reader *r, char *buf, size_t sz)
 	strftime(buf, sz, "%Y-%m-%d %H:%M:%S UTC", &tm);
 }
 
+static void text_channels(const struct gtsc_reader *r);
+
 static void text_header(const struct gtsc_reader *r, const char *path)
 {
-	GTSC_OPTS(gtsc_reader_channel, ch);
-	bool have_stats = gtsc_reader__has_counts(r);
 	double dur = duration_s(r);
 	char when[64];
 
@@ -139,6 +139,30 @@ static void text_header(const struct gtsc_reader *r, const char *path)
 	if (dur >= 0)
 		printf(", duration %.3f s", dur);
 	printf("  by: %s\n", meta(r, "cmdline"));
+	text_channels(r);
+	/* a stream's counts, drops and damage are known at its end: they follow the events */
+	if (!gtsc_reader__streaming(r))
+		report_warnings(r, REPORT_EVENTS);
+}
+
+/* The end of a stream: what its trailer said, as a file's header says it. */
+static void text_footer(const struct gtsc_reader *r)
+{
+	double dur = duration_s(r);
+
+	printf("# end of the stream");
+	if (dur >= 0)
+		printf(": duration %.3f s", dur);
+	printf("\n");
+	text_channels(r);
+	report_warnings(r, REPORT_EVENTS);
+}
+
+static void text_channels(const struct gtsc_reader *r)
+{
+	GTSC_OPTS(gtsc_reader_channel, ch);
+	bool have_stats = gtsc_reader__has_counts(r);
+
 	printf("# %-10s %-7s %6s %10s %12s %12s\n", "channel", "scope", "rings", "ring size",
 	       "events", "dropped");
 	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++) {
@@ -157,7 +181,6 @@ static void text_header(const struct gtsc_reader *r, const char *path)
 			       ch.name, (unsigned long long)ch.retained,
 			       (unsigned long long)ch.overwritten, (unsigned long long)ch.torn);
 	}
-	report_warnings(r, REPORT_EVENTS);
 }
 
 static void json_header(const struct gtsc_reader *r, const char *path)
@@ -251,6 +274,13 @@ int cmd_report(int argc, char **argv)
 	else
 		text_header(r, o.input);
 	err = o.header_only ? 0 : print_events(r, o.json);
+	/* a stream's trailer came last: its counts too (JSON: a last trace_info) */
+	if (!err && !o.header_only && gtsc_reader__streaming(r)) {
+		if (o.json)
+			json_header(r, o.input);
+		else
+			text_footer(r);
+	}
 	fflush(stdout);
 	damaged = gtsc_reader__truncated(r);
 	if (err == -EPIPE || (err == -EIO && errno == EPIPE))

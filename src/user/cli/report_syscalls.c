@@ -578,7 +578,9 @@ static void text_header(const struct sctx *x)
 	       why, gtsc_decode_tables_version(), meta_or(r, "decode_tables", "?"));
 	if (x->syscalls_channel < 0)
 		printf("# WARNING: the trace has no syscalls channel (no -e syscalls)\n");
-	report_warnings(r, REPORT_SYSCALLS);
+	/* a stream's losses are known at its end: run() says them there */
+	if (!gtsc_reader__streaming(r))
+		report_warnings(r, REPORT_SYSCALLS);
 }
 
 static void json_header(const struct sctx *x)
@@ -745,6 +747,8 @@ static int run(struct sctx *x)
 	err = err ?: gtsc_syscall_decoder__finish(x->dec);
 	if (!err && x->o->summary)
 		err = print_summary(x);
+	if (!err && !x->o->json && gtsc_reader__streaming(x->r))
+		report_warnings(x->r, REPORT_SYSCALLS);
 	return err;
 }
 
