@@ -74,7 +74,9 @@ struct record_run {
 	/* --switch-output: the files written, oldest first, and when the current began */
 	char **files;
 	size_t nr_files;
+	size_t removed; /* by --max-files */
 	__u64 file_t0_ns;
+	__u64 file_base; /* bytes of the current file before its records */
 	__u64 last_stamp_ms;
 };
 
@@ -720,12 +722,16 @@ static int ctl_snapshot(struct record_run *r, int argc, char **argv,
 static void answer_snapshot_requests(struct record_run *r)
 {
 	char path[4096], msg[4608];
+	bool usr2;
 	__u64 t;
 
 	gtsc_session__trigger(r->s, &t);
-	if (!snapshot_signal && t == r->triggers)
+	/* with --switch-output=signal, SIGUSR2 is switch_output()'s */
+	usr2 = snapshot_signal && r->o->switch_mode != SWITCH_SIGNAL;
+	if (!usr2 && t == r->triggers)
 		return;
-	snapshot_signal = 0;
+	if (usr2)
+		snapshot_signal = 0;
 	r->triggers = t;
 	if (need_flight(r, "snapshot", msg, sizeof(msg))) {
 		fprintf(stderr, "gtsc-bpf: SIGUSR2: %s\n", msg);
@@ -873,13 +879,21 @@ static void files_add(struct record_run *r, const char *path)
 			strerror(errno));
 	free(f[0]);
 	memmove(f, f + 1, --r->nr_files * sizeof(*f));
+	r->removed++;
+}
+
+static void file_size(struct record_run *r, __u64 *bytes)
+{
+	struct stat sb;
+
+	*bytes = stat(gtsc_recording__path(r->rec), &sb) ? 0 : (__u64)sb.st_size;
 }
 
 /* --switch-output: whether the current file is due (SIGUSR2, its size, its age). */
 static bool switch_due(struct record_run *r)
 {
 	const struct record_opts *o = r->o;
-	struct stat sb;
+	__u64 bytes;
 
 	switch (o->switch_mode) {
 	case SWITCH_SIGNAL:
@@ -888,7 +902,9 @@ static bool switch_due(struct record_run *r)
 		snapshot_signal = 0;
 		return true;
 	case SWITCH_SIZE:
-		return !stat(gtsc_recording__path(r->rec), &sb) && (__u64)sb.st_size >= o->switch_at;
+		/* records only: the metadata every file repeats comes on top */
+		file_size(r, &bytes);
+		return bytes >= r->file_base + o->switch_at;
 	case SWITCH_TIME:
 		return mono_ns() - r->file_t0_ns >= o->switch_at;
 	default:
@@ -904,8 +920,10 @@ static void switch_output(struct record_run *r)
 		return;
 	rotated_name(r, path, sizeof(path));
 	/* a failure was logged: recording goes on in the current file */
-	if (!gtsc_recording__switch(r->rec, path))
-		files_add(r, path);
+	if (gtsc_recording__switch(r->rec, path))
+		return;
+	files_add(r, path);
+	file_size(r, &r->file_base);
 }
 
 /* --live: what the last round brought.  A closed output ends the recording, as strace's. */
@@ -965,9 +983,10 @@ static void print_summary(struct record_run *r)
 		fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to the standard output\n",
 			(unsigned long long)recorded, secs);
 	else if (!stat(gtsc_recording__path(r->rec), &sb) && r->o->switch_mode)
-		fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to %zu files, the last %s\n",
+		fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to %zu files, the last %s (%zu "
+				"older removed: --max-files)\n",
 			(unsigned long long)recorded, secs, r->nr_files,
-			gtsc_recording__path(r->rec));
+			gtsc_recording__path(r->rec), r->removed);
 	else
 		fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to %s (%.1f KiB)\n",
 			(unsigned long long)recorded, secs, r->o->output, sb.st_size / 1024.0);
@@ -1172,6 +1191,7 @@ static int record_run(struct record_run *r)
 		}
 	}
 	r->t0_ns = r->file_t0_ns = mono_ns();
+	file_size(r, &r->file_base);
 	gtsc_session__start(r->s);
 	r->recording = true;
 	if (o->cmd) {

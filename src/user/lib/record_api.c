@@ -50,8 +50,9 @@ struct gtsc_recording {
 	/* The session's sink: notes task names on their way to the file. */
 	struct gtsc_sink tee;
 	struct task_names *names;
-	/* What goes to the file and the live view only (no names noted): */
+	/* What goes to the file and the live view only (names noted apart): */
 	struct gtsc_sink fan;
+	struct task_names *start_names; /* the names /proc gave at the start */
 	bool stream; /* path "-": call sites are named as they come */
 	/* The live view: the records, as a stream in memory, fed to a reader. */
 	bool want_live;
@@ -61,7 +62,6 @@ struct gtsc_recording {
 	struct ksym_table *ksyms; /* loaded once when call sites are named as they come */
 	/* Rotated (switch): the counts at the last switch, for the next trailer. */
 	struct gtsc_session_stat *since;
-	__u64 poll_ns; /* when the last drain round began */
 };
 
 /* Threads whose names a snapshot can give after they ended: ~1.5 MiB at most. */
@@ -131,7 +131,8 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 	default: err = -EINVAL;
 	}
 	r->names = task_names__new(NAMES_MAX);
-	if (!err && !r->names)
+	r->start_names = task_names__new(NAMES_MAX);
+	if (!err && (!r->names || !r->start_names))
 		err = -ENOMEM;
 	if (err) {
 		gtsc_recording__free(r);
@@ -208,7 +209,10 @@ static int tee_round_end(struct gtsc_sink *sink)
 
 static int fan_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
 {
-	return out_record(container_of(sink, struct gtsc_recording, fan), rec);
+	struct gtsc_recording *r = container_of(sink, struct gtsc_recording, fan);
+
+	task_names__note(r->start_names, rec);
+	return out_record(r, rec);
 }
 
 static int fan_round_end(struct gtsc_sink *sink)
@@ -448,7 +452,6 @@ int gtsc_recording__poll(struct gtsc_recording *r, int timeout_ms)
 {
 	if (!r || !r->s || !r->fs)
 		return -EINVAL;
-	r->poll_ns = gtsc_mono_ns();
 	return gtsc_session__poll(r->s, timeout_ms);
 }
 
@@ -651,16 +654,18 @@ int gtsc_recording__finish(struct gtsc_recording *r)
 
 /*
  * The next file: its own metadata and the names of the tasks known so far,
- * dated at the start of the last drain round, before any record a later
- * round brings (channel.c), so that they name every pid of the file.
+ * dated at the start as a snapshot's, so that they name every pid of the
+ * file (a report prints no line for them).
  */
 static int open_next(struct gtsc_recording *r, struct gtsc_file_sink *fs)
 {
 	struct gtsc_sink *sink = gtsc_file_sink__sink(fs);
-	__u64 ts = r->poll_ns ?: gtsc_session__start_ns(r->s);
+	__u64 ts = gtsc_session__start_ns(r->s);
 	int err;
 
+	/* the tasks alive at the start that ended since are named too */
 	err = meta_put(r, fs);
+	err = err ?: task_names__write(r->start_names, sink, ts);
 	err = err ?: task_names__write(r->names, sink, ts);
 	return err ?: write_comms(r, sink, ts);
 }
@@ -738,5 +743,6 @@ void gtsc_recording__free(struct gtsc_recording *r)
 	free(r->cmdline);
 	free(r->command);
 	task_names__free(r->names);
+	task_names__free(r->start_names);
 	free(r);
 }
