@@ -36,9 +36,10 @@ TIMEOUT=${BENCH_TIMEOUT:-180}
 WORKLOADS="getppid openread"
 declare -A SPI=([getppid]=1 [openread]=3) # syscalls per iteration
 
-CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc perf_record trace_cmd bpftrace perf_trace strace"}
-SLOW=" bpftrace perf_trace strace "
+CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc gtsc_live perf_record trace_cmd bpftrace perf_trace strace"}
+SLOW=" gtsc_live bpftrace perf_trace strace "
 declare -A LABEL=([untraced]=untraced [bare]="bare BPF" [gtsc]=gtsc-bpf [gtsc_raw]="gtsc no-capture"
+	[gtsc_live]="gtsc live"
 	[perf_record]="perf record" [trace_cmd]="trace-cmd" [bpftrace]="bpftrace printf"
 	[perf_trace]="perf trace" [strace]="strace -f")
 declare -A NA # config -> why it cannot run at all
@@ -146,6 +147,13 @@ cfg_bare() {
 # The records bare writes: syscall numbers and registers, no captured memory.
 cfg_gtsc_raw() {
 	BENCH_GTSC_OPTS="--no-capture ${BENCH_GTSC_OPTS:-}" cfg_gtsc "$@"
+}
+
+# record --live: the same recording, each event also decoded in the recorder
+# and printed as it comes (into the log: a slow configuration, as perf trace
+# and strace, whose lines go to a file too).
+cfg_gtsc_live() {
+	BENCH_GTSC_OPTS="--live ${BENCH_GTSC_OPTS:-}" cfg_gtsc "$@"
 }
 
 cfg_gtsc() {
@@ -279,7 +287,7 @@ check_tools() {
 		}
 	done
 	if [ "$(id -u)" != 0 ]; then
-		for c in bare gtsc gtsc_raw perf_record trace_cmd bpftrace perf_trace; do
+		for c in bare gtsc gtsc_raw gtsc_live perf_record trace_cmd bpftrace perf_trace; do
 			NA[$c]=${NA[$c]:-"needs root"}
 		done
 	fi
@@ -289,7 +297,7 @@ check_tools() {
 	command -v trace-cmd >/dev/null || NA[trace_cmd]="trace-cmd not installed"
 	[ -d "$TRACEFS/instances" ] || NA[trace_cmd]=${NA[trace_cmd]:-"no tracefs at $TRACEFS"}
 	if [ ! -x ./gtsc-bpf ] || ! ./gtsc-bpf record --help >/dev/null 2>&1; then
-		NA[gtsc]="gtsc-bpf record not available yet" NA[gtsc_raw]=${NA[gtsc]}
+		NA[gtsc]="gtsc-bpf record not available yet" NA[gtsc_raw]=${NA[gtsc]} NA[gtsc_live]=${NA[gtsc]}
 	fi
 }
 

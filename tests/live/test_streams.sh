@@ -128,3 +128,9 @@ check streams/switch-signal "two SIGUSR2 made $kg files, not 3: $(head -c 200 "$
 ok=0
 for f in "$T"/g.gtsc.*; do "$GTSC" report -i "$f" > /dev/null 2>&1 && ok=$((ok + 1)); done
 check streams/switch-signal-alone "$ok of $kg files read alone" [ $ok = "$kg" ]
+
+# files of two recordings are not one trace
+"$GTSC" report -i "$T/s.gtsc" -i "$T/l.gtsc" > /dev/null 2> "$T/err"
+rc=$?
+check_expr streams/other-recording "two recordings read as one: exit $rc, $(head -c 200 "$T/err")" \
+	'[ $rc = 1 ] && has_line "$T/err" "is not part of the recording"'

@@ -24,13 +24,16 @@ struct report_opts {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: gtsc-bpf report [-i FILE] [MODE] [OPTIONS]\n"
+	fprintf(f, "usage: gtsc-bpf report [-i FILE...] [MODE] [OPTIONS]\n"
 		   "\n"
 		   "Prints a trace: a header with the host, kernel, duration and each channel's\n"
 		   "events and drops, then one line per event in time order.  A mode chooses\n"
 		   "another view of the same trace; 'gtsc-bpf report MODE --help' lists its options.\n"
 		   "\n"
-		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
+		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT "); '-' reads a\n"
+		   "                     stream (record -o -) from stdin as it comes; several -i,\n"
+		   "                     or files after the options (-i trace.gtsc.*), are read\n"
+		   "                     in order as one trace (record --switch-output)\n"
 		   "      --json         one JSON object per line: a trace_info object, then events\n"
 		   "      --header       only the header\n"
 		   "\n"
@@ -50,7 +53,11 @@ static void usage(FILE *f)
 		   "  gtsc-bpf report -i t.gtsc --summary --per-process\n"
 		   "  gtsc-bpf report -i t.gtsc --kmem --caller -n 10\n"
 		   "  gtsc-bpf report -i t.gtsc --functions --folded | flamegraph.pl > f.svg\n"
+		   "  gtsc-bpf record -a -o - | gtsc-bpf report -i - --syscalls\n"
+		   "  gtsc-bpf report -i trace.gtsc.* --summary\n"
 		   "\n"
+		   "A stream's counts, drops and damage come with its trailer, at its end: they\n"
+		   "are printed after the events.\n"
 		   "Exit status: 0 a whole trace, 3 a damaged or truncated one (printed as far as\n"
 		   "it goes), 1 an unreadable one, 2 a usage error.\n");
 }

@@ -235,7 +235,7 @@ static int parse_args(int argc, char **argv, struct report_inputs *in, bool *fol
 		case 'f': *folded = true; break;
 		case 'F': break;
 		case 'h':
-			printf("usage: gtsc-bpf report --functions [--folded] [-i FILE]\n\n"
+			printf("usage: gtsc-bpf report --functions [--folded] [-i FILE...]\n\n"
 			       "Per probed function (record -k): hits, the processes that made\n"
 			       "them, and for FUNC%%return the entry->return latency p50/p99/max.\n"
 			       "--folded prints the hits' kernel stacks (record --stacks) for\n"
