@@ -885,29 +885,23 @@ out:
 	unlink(cut_path);
 }
 
+/* Cut at every byte: small enough that each cut is a whole read. */
+static const struct gen every_byte = {.rounds = 3,
+				      .per_round = 6,
+				      .late = 2,
+				      .chunk_size = 300,
+				      .zlib_level = 1,
+				      .meta = true};
+
 static void test_truncate_every_byte(struct test_ctx *t)
 {
-	struct gen g = {.rounds = 3,
-			.per_round = 6,
-			.late = 2,
-			.chunk_size = 300,
-			.zlib_level = 1,
-			.meta = true};
-
-	truncation(t, &g, 1, false);
+	truncation(t, &every_byte, 1, false);
 }
 
 /* The same cuts read as a stream (record -o - | report -i -). */
 static void test_stream_truncate_every_byte(struct test_ctx *t)
 {
-	struct gen g = {.rounds = 3,
-			.per_round = 6,
-			.late = 2,
-			.chunk_size = 300,
-			.zlib_level = 1,
-			.meta = true};
-
-	truncation(t, &g, 1, true);
+	truncation(t, &every_byte, 1, true);
 }
 
 static void test_truncate_every_byte_raw(struct test_ctx *t)
