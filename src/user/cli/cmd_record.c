@@ -339,8 +339,8 @@ static int check_outputs(const struct record_opts *o)
 		why = "--live prints on the standard output, where -o - writes the trace: choose one";
 	else if (stream && o->switch_mode)
 		why = "--switch-output writes files: not with -o -";
-	else if (stream && o->daemon)
-		why = "--daemon has no standard output to write -o - to";
+	else if (o->daemon && (stream || o->live))
+		why = "--daemon has no standard output for -o - or --live";
 	else if (o->max_files && !o->switch_mode)
 		why = "--max-files keeps the newest files of --switch-output: give it too";
 	else if (stream && isatty(STDOUT_FILENO))
@@ -656,8 +656,11 @@ static void status_reply(struct record_run *r, struct gtsc_control_reply *out)
 /* OUTPUT.N, the first N free (perf --switch-output numbers its outputs too). */
 static void next_snapshot_path(struct record_run *r, char *path, size_t sz)
 {
+	/* -o -: the stream has no name to number */
+	const char *base = strcmp(r->o->output, "-") ? r->o->output : GTSC_DEFAULT_OUTPUT;
+
 	do
-		snprintf(path, sz, "%s.%d", r->o->output, ++r->snap_seq);
+		snprintf(path, sz, "%s.%d", base, ++r->snap_seq);
 	while (!access(path, F_OK));
 }
 

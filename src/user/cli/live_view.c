@@ -9,24 +9,24 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "event_print.h"
 #include "live_view.h"
 #include "syscall_lines.h"
 
 struct live_view {
 	struct gtsc_reader *r;
-	struct event_printer *ev;
+	struct gtsc_event_printer *ev;
 	struct syscall_lines *sys;
 };
 
 struct live_view *live_view__new(struct gtsc_reader *r, bool json)
 {
+	GTSC_OPTS(gtsc_event_printer_opts, po, .json = json);
 	struct live_view *lv = calloc(1, sizeof(*lv));
 
 	if (!lv || !r)
 		goto fail;
 	lv->r = r;
-	lv->ev = event_printer__new(r, stdout, json);
+	lv->ev = gtsc_event_printer__new(r, stdout, &po);
 	lv->sys = syscall_lines__new(r, json);
 	if (lv->ev && lv->sys)
 		return lv;
@@ -43,7 +43,7 @@ int live_view__drain(struct live_view *lv)
 	while (!err && (n = gtsc_reader__next(lv->r, &rec)) > 0) {
 		err = syscall_lines__record(lv->sys, rec);
 		if (!err)
-			err = event_printer__print(lv->ev, rec);
+			err = gtsc_event_printer__print(lv->ev, rec);
 		else if (err > 0)
 			err = 0;
 	}
@@ -71,7 +71,7 @@ void live_view__free(struct live_view *lv)
 {
 	if (!lv)
 		return;
-	event_printer__free(lv->ev);
+	gtsc_event_printer__free(lv->ev);
 	syscall_lines__free(lv->sys);
 	free(lv);
 }

@@ -36,6 +36,7 @@
 #include <lz4.h>
 #include <zlib.h>
 
+#include "events.h"
 #include "trace_reader.h"
 #include "trace_util.h"
 
@@ -108,6 +109,7 @@ struct gtsc_reader {
 	size_t cur_in; /* the input whose metadata is being read */
 	const char *const *paths;
 	struct stream st;
+	struct event_classes *classes; /* built at report time (events.c); NULL: ENOMEM */
 	bool unordered;
 	char *errbuf;
 	size_t errbuf_sz;
@@ -1154,6 +1156,7 @@ static struct gtsc_reader *reader_new(size_t n_in, const struct gtsc_reader_opts
 	r->n_in = n_in;
 	for (size_t i = 0; i < n_in; i++)
 		r->in[i].fd = -1;
+	r->classes = event_classes__new();
 	r->unordered = OPTS_GET(opts, unordered, false);
 	r->errbuf = OPTS_GET(opts, errbuf, NULL);
 	r->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
@@ -1240,6 +1243,11 @@ bool gtsc_reader__streaming(const struct gtsc_reader *r)
 	return r && r->st.on;
 }
 
+struct event_classes *gtsc_reader__classes(const struct gtsc_reader *r)
+{
+	return r->classes;
+}
+
 void gtsc_reader__close(struct gtsc_reader *r)
 {
 	if (!r)
@@ -1247,6 +1255,7 @@ void gtsc_reader__close(struct gtsc_reader *r)
 	for (size_t i = 0; i < r->n_in; i++)
 		if (r->in[i].fd >= 0)
 			close(r->in[i].fd);
+	event_classes__free(r->classes);
 	if (r->zs_ready)
 		inflateEnd(&r->zs);
 	for (size_t i = 0; i < GTSC_CHUNK_TYPE_MAX; i++)
@@ -1518,6 +1527,11 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 		}
 		if (h.type < GTSC_REC_TYPE_MAX && h.size < trace_rec_min_sizes[h.type]) {
 			why = "is shorter than its type's minimum size";
+			break;
+		}
+		/* records are handed out as typed pointers: the next must stay aligned */
+		if (h.size % 8) {
+			why = "has a size that is not a multiple of 8";
 			break;
 		}
 		pend[n].ts = h.ts_ns;

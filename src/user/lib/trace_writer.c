@@ -171,22 +171,31 @@ static int flush_data(struct gtsc_writer *w, __u16 flags)
 
 int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *rec)
 {
-	size_t size = rec->size;
+	size_t size = rec->size, padded = (size + 7) & ~(size_t)7;
+	struct gtsc_rec_hdr *out;
 	int err;
 
 	if (w->err)
 		return w->err;
 	/* the reader would call such a record damage: refuse to write it */
-	if (size < sizeof(*rec) ||
+	if (size < sizeof(*rec) || padded > MAX_REC_SIZE ||
 	    (rec->type < GTSC_REC_TYPE_MAX && size < trace_rec_min_sizes[rec->type]))
 		return -EINVAL;
-	if (w->len + size > w->chunk_size && w->len) {
+	if (w->len + padded > w->chunk_size && w->len) {
 		err = flush_data(w, 0);
 		if (err)
 			return err;
 	}
-	memcpy(w->buf + w->len, rec, size);
-	w->len += size;
+	/*
+	 * A tool's record may have any size; the reader hands records out as
+	 * typed pointers, so each starts 8-byte aligned: zeros pad it, and
+	 * hdr.size counts them (readers ignore bytes past the fields they know).
+	 */
+	out = (struct gtsc_rec_hdr *)(w->buf + w->len);
+	memcpy(out, rec, size);
+	memset((char *)out + size, 0, padded - size);
+	out->size = padded;
+	w->len += padded;
 	w->records++;
 	w->round_open = true;
 	return 0;
