@@ -101,7 +101,7 @@ static struct emit_value str_value(const char *s)
 	return (struct emit_value){ .kind = EV_STR, .s = s, .len = strlen(s) };
 }
 
-static bool is_name(__u8 print)
+bool emit_is_name(__u8 print)
 {
 	switch (print) {
 	case GTSC_FP_SYM:
@@ -214,7 +214,7 @@ struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_eve
 		break;
 	}
 	raw = get_le(at, f->size);
-	if (is_name(f->print))
+	if (emit_is_name(f->print))
 		return named(p, rec, f, f->type == GTSC_FT_INT ? (__u64)sign_extend(raw, f->size)
 							    : raw);
 	return number(c, f, raw);
@@ -245,7 +245,7 @@ bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *r
 	return n >= 0 && !gtsc_buf__wrote(b, n);
 }
 
-static __s64 elem(const struct emit_value *v, size_t i)
+__s64 emit_elem(const struct emit_value *v, size_t i)
 {
 	__u64 raw = get_le(v->s + i * v->elem_size, v->elem_size);
 
@@ -256,6 +256,6 @@ void emit_array(FILE *out, const struct emit_value *v)
 {
 	fputc('[', out);
 	for (size_t i = 0; i < v->len / v->elem_size; i++)
-		fprintf(out, "%s%" PRId64, i ? "," : "", (int64_t)elem(v, i));
+		fprintf(out, "%s%" PRId64, i ? "," : "", (int64_t)emit_elem(v, i));
 	fputc(']', out);
 }

@@ -61,6 +61,10 @@ struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_eve
  */
 bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
 		  const struct gtsc_field *f, const struct emit_value *v, struct gtsc_buf *b);
+/* Whether a field of print hint PRINT shows a name (an EV_STR) rather than its number. */
+bool emit_is_name(__u8 print);
+/* Element I of an EV_ARRAY value. */
+__s64 emit_elem(const struct emit_value *v, size_t i);
 /* An EV_ARRAY value as text and JSON both show it: [1,-2,3]. */
 void emit_array(FILE *out, const struct emit_value *v);
 /* Seconds from the trace's start to TS_NS, as the reports print them. */
@@ -70,6 +74,16 @@ void emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 	       const struct gtsc_rec_hdr *rec);
 void emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 	       const struct gtsc_rec_hdr *rec);
+/*
+ * A printer that only resolves values (emit_value), for an emitter of its
+ * own (emit_ctf.c): OUT is NULL.  NULL and errno ENOMEM.
+ */
+struct gtsc_event_printer *emit_printer__new(const struct gtsc_reader *r);
+/*
+ * Takes what REC names (a cache, a comm) before its event is emitted: 1 for
+ * a record that only names (no event), 0, or -ENOMEM.
+ */
+int emit_printer__note(struct gtsc_event_printer *p, const struct gtsc_rec_hdr *rec);
 /* The cache table of printer_api.c: NULL when the trace did not name ID. */
 const char *emit_cache_name(const struct gtsc_event_printer *p, __u64 id);
 

@@ -53,28 +53,37 @@ static int cache_add(struct gtsc_event_printer *p, const struct gtsc_rec_kmem_ca
 	return 0;
 }
 
-GTSC_API struct gtsc_event_printer *
-gtsc_event_printer__new(const struct gtsc_reader *r, FILE *out,
-			const struct gtsc_event_printer_opts *opts)
+struct gtsc_event_printer *emit_printer__new(const struct gtsc_reader *r)
 {
-	struct gtsc_event_printer *p;
+	struct gtsc_event_printer *p = calloc(1, sizeof(*p));
 	const char *start;
 
-	if (!r || !out || !OPTS_VALID(opts, gtsc_event_printer_opts)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	p = calloc(1, sizeof(*p));
 	if (!p || !(p->comms = gtsc_comm_table__new())) {
 		free(p);
 		errno = ENOMEM;
 		return NULL;
 	}
 	p->r = r;
-	p->out = out;
-	p->json = OPTS_GET(opts, json, false);
 	start = gtsc_reader__meta(r, "start_ns");
 	p->t0_ns = start ? strtoull(start, NULL, 10) : 0;
+	return p;
+}
+
+GTSC_API struct gtsc_event_printer *
+gtsc_event_printer__new(const struct gtsc_reader *r, FILE *out,
+			const struct gtsc_event_printer_opts *opts)
+{
+	struct gtsc_event_printer *p;
+
+	if (!r || !out || !OPTS_VALID(opts, gtsc_event_printer_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = emit_printer__new(r);
+	if (!p)
+		return NULL;
+	p->out = out;
+	p->json = OPTS_GET(opts, json, false);
 	return p;
 }
 
@@ -87,17 +96,26 @@ GTSC_API void gtsc_event_printer__free(struct gtsc_event_printer *p)
 	free(p);
 }
 
+int emit_printer__note(struct gtsc_event_printer *p, const struct gtsc_rec_hdr *rec)
+{
+	if (rec->type == GTSC_REC_KMEM_CACHE && rec->size >= sizeof(struct gtsc_rec_kmem_cache))
+		return cache_add(p, (const void *)rec) ?: 1;
+	/* before the event: a fork shows the child with its own comm */
+	gtsc_comm_table__update(p->comms, rec);
+	return 0;
+}
+
 GTSC_API int gtsc_event_printer__print(struct gtsc_event_printer *p,
 				       const struct gtsc_rec_hdr *rec)
 {
 	const struct gtsc_event_class *c;
+	int n;
 
 	if (!p || !rec)
 		return -EINVAL;
-	if (rec->type == GTSC_REC_KMEM_CACHE && rec->size >= sizeof(struct gtsc_rec_kmem_cache))
-		return cache_add(p, (const void *)rec);
-	/* before printing: a fork line shows the child with its own comm */
-	gtsc_comm_table__update(p->comms, rec);
+	n = emit_printer__note(p, rec);
+	if (n)
+		return n < 0 ? n : 0;
 	c = event_class__of(p->r, rec);
 	if (c && p->json)
 		emit_json(p, c, rec);
