@@ -134,3 +134,11 @@ check streams/switch-signal-alone "$ok of $kg files read alone" [ $ok = "$kg" ]
 rc=$?
 check_expr streams/other-recording "two recordings read as one: exit $rc, $(head -c 200 "$T/err")" \
 	'[ $rc = 1 ] && has_line "$T/err" "is not part of the recording"'
+
+# --switch-output=TIME: a file every 500 ms of a 1.3 s command, each whole
+"$GTSC" record -q -e syscalls --switch-output=500ms -o "$T/t.gtsc" -- sleep 1.3 2> "$T/err"
+kt=$(ls "$T"/t.gtsc.* | wc -l)
+ok=0
+for f in "$T"/t.gtsc.*; do "$GTSC" report -i "$f" > /dev/null 2>&1 && ok=$((ok + 1)); done
+check_expr streams/switch-time "--switch-output=500ms over 1.3 s made $kt files ($ok whole): $(head -c 200 "$T/err")" \
+	'[ "$kt" -ge 2 ] && [ "$kt" -le 4 ] && [ "$ok" = "$kt" ]'
