@@ -36,9 +36,10 @@ TIMEOUT=${BENCH_TIMEOUT:-180}
 WORKLOADS="getppid openread"
 declare -A SPI=([getppid]=1 [openread]=3) # syscalls per iteration
 
-CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc perf_record trace_cmd bpftrace perf_trace strace"}
+CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc gtsc_live perf_record trace_cmd bpftrace perf_trace strace"}
 SLOW=" bpftrace perf_trace strace "
 declare -A LABEL=([untraced]=untraced [bare]="bare BPF" [gtsc]=gtsc-bpf [gtsc_raw]="gtsc no-capture"
+	[gtsc_live]="gtsc live"
 	[perf_record]="perf record" [trace_cmd]="trace-cmd" [bpftrace]="bpftrace printf"
 	[perf_trace]="perf trace" [strace]="strace -f")
 declare -A NA # config -> why it cannot run at all
@@ -148,11 +149,28 @@ cfg_gtsc_raw() {
 	BENCH_GTSC_OPTS="--no-capture ${BENCH_GTSC_OPTS:-}" cfg_gtsc "$@"
 }
 
+# record --live: the same recording, each event also decoded in the recorder
+# and printed as it comes, to /dev/null (as many calls as gtsc: millions of
+# lines); the workload's own output goes to the log through sh.
+cfg_gtsc_live() {
+	local log=$1
+	shift
+	rm -f "$log.wl"
+	BENCH_LIVE_OUT=/dev/null BENCH_GTSC_OPTS="--live ${BENCH_GTSC_OPTS:-}" cfg_gtsc "$log" \
+		sh -c 'exec "$@" > "$0"' "$log.wl" "$@" || return
+	cat "$log.wl" >> "$log"
+}
+
 cfg_gtsc() {
 	local log=$1
 	shift
-	on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e syscalls ${BENCH_GTSC_OPTS:-} -o "$SCRATCH/trace" -- "$@" \
-		>"$log" 2>&1 || return
+	if [ -n "${BENCH_LIVE_OUT:-}" ]; then # --live's lines there, the summary in the log
+		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e syscalls ${BENCH_GTSC_OPTS:-} \
+			-o "$SCRATCH/trace" -- "$@" >"$BENCH_LIVE_OUT" 2>"$log" || return
+	else
+		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e syscalls ${BENCH_GTSC_OPTS:-} \
+			-o "$SCRATCH/trace" -- "$@" >"$log" 2>&1 || return
+	fi
 	# Its summary is a table with a header row ("channel ... dropped
 	# [overwritten]") and one row per channel; the syscalls row is ours.
 	# Columns are found by name: the table has grown columns before.
@@ -279,7 +297,7 @@ check_tools() {
 		}
 	done
 	if [ "$(id -u)" != 0 ]; then
-		for c in bare gtsc gtsc_raw perf_record trace_cmd bpftrace perf_trace; do
+		for c in bare gtsc gtsc_raw gtsc_live perf_record trace_cmd bpftrace perf_trace; do
 			NA[$c]=${NA[$c]:-"needs root"}
 		done
 	fi
@@ -289,7 +307,7 @@ check_tools() {
 	command -v trace-cmd >/dev/null || NA[trace_cmd]="trace-cmd not installed"
 	[ -d "$TRACEFS/instances" ] || NA[trace_cmd]=${NA[trace_cmd]:-"no tracefs at $TRACEFS"}
 	if [ ! -x ./gtsc-bpf ] || ! ./gtsc-bpf record --help >/dev/null 2>&1; then
-		NA[gtsc]="gtsc-bpf record not available yet" NA[gtsc_raw]=${NA[gtsc]}
+		NA[gtsc]="gtsc-bpf record not available yet" NA[gtsc_raw]=${NA[gtsc]} NA[gtsc_live]=${NA[gtsc]}
 	fi
 }
 

@@ -44,9 +44,15 @@ struct gtsc_recording_opts {
 	const char *command; /**< the traced command line, if the recorder ran one */
 	/** perf's habit: a non-empty PATH becomes PATH.old first (the entry, never a link's target) */
 	bool keep_old;
+	/**
+	 * the live view: gtsc_recording__live() yields the records in time
+	 * order as they are recorded, with the file's metadata (PATH may be
+	 * "/dev/null")
+	 */
+	bool live;
 	size_t : 0;
 };
-#define gtsc_recording_opts__last_field keep_old
+#define gtsc_recording_opts__last_field live
 
 /**
  * @brief Checks and parses SOPTS (events, channel specs, syscall sets,
@@ -134,6 +140,30 @@ GTSC_API int gtsc_recording__stop(struct gtsc_recording *r, int timeout_ms);
  * @return 0, or -errno writing the file (logged)
  */
 GTSC_API int gtsc_recording__finish(struct gtsc_recording *r);
+
+/**
+ * @brief Rotation (perf record --switch-output): ends the current file as
+ * finish does (stacks, symbols, a trailer with the counts and drops since
+ * the previous switch) and goes on in PATH, a file readable alone: the
+ * recording's metadata and the names of the tasks known so far come first.
+ * The overwrite channels' records go to the last file only.  If PATH
+ * cannot be created, recording goes on in the current file.  Not for a
+ * recording to "-".
+ * @return 0 or -errno (logged)
+ */
+GTSC_API int gtsc_recording__switch(struct gtsc_recording *r, const char *path);
+
+/** @brief The file being written (PATH, or the last switch's). */
+GTSC_API const char *gtsc_recording__path(const struct gtsc_recording *r);
+
+/**
+ * @brief With opts.live: a reader of the records written so far, merged in
+ * time order with the one-round window report uses; its next() returns
+ * -EAGAIN when the rounds polled so far are all yielded, and 0 once
+ * finish wrote the trailer.  Owned by R; NULL without opts.live or before
+ * open.  Metadata (syscall table, symbols) is the file's.
+ */
+GTSC_API struct gtsc_reader *gtsc_recording__live(const struct gtsc_recording *r);
 
 /**
  * @brief Destroys the session and frees R.  A file not finished is closed

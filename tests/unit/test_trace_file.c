@@ -766,35 +766,72 @@ static size_t records_before(const struct chunk_info *c, size_t n, size_t cut)
 }
 
 /* Cuts the file at each offset the step selects and checks what the reader makes of it. */
+/*
+ * STREAM: the cut bytes come through a pipe (/dev/fd/N), which the reader
+ * reads in order, without its index; what the trailer or damage says is
+ * known once it read to the end.  Returns the pipe's read end or -1.
+ */
+static int stream_of(const char *file, size_t cut, char *path, size_t path_sz)
+{
+	int p[2];
+
+	if (cut > 65536 || pipe(p))
+		return -1;
+	if (write(p[1], file, cut) != (ssize_t)cut) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	close(p[1]);
+	snprintf(path, path_sz, "/dev/fd/%d", p[0]);
+	return p[0];
+}
+
+static void check_truncated(struct test_ctx *t, const struct gtsc_reader *r, size_t cut, bool cut_short)
+{
+	CHECK(t, gtsc_reader__truncated(r) == cut_short, "cut at %zu: truncated() %d", cut,
+	      gtsc_reader__truncated(r));
+	CHECK(t, !gtsc_reader__truncated(r) || strlen(gtsc_reader__damage(r)) > 20,
+	      "cut at %zu: no sentence", cut);
+}
+
 static void truncate_at(struct test_ctx *t, const char *path, const char *file, size_t size,
 			const struct recs *want, const struct chunk_info *chunks, size_t n,
-			size_t cut)
+			size_t cut, bool stream)
 {
-	char err[256], what[64];
+	char err[256], what[64], fd_path[32];
 	struct recs got = {};
 	struct gtsc_reader *r;
 	bool has_trailer = chunks[n - 1].h.type == GTSC_CHUNK_TRAILER;
 	bool ordered = cut % 3 == 0;
-	int ret;
+	int ret, fd = -1;
 
-	if (write_file(path, file, cut)) {
+	if (stream && (fd = stream_of(file, cut, fd_path, sizeof(fd_path))) < 0) {
+		CHECK(t, 0, "cannot make the stream of %zu bytes", cut);
+		return;
+	}
+	if (!stream && write_file(path, file, cut)) {
 		CHECK(t, 0, "cannot write the cut file");
 		return;
 	}
 	errno = 0;
-	r = open_reader(path, !ordered, err, sizeof(err));
+	r = open_reader(stream ? fd_path : path, !ordered, err, sizeof(err));
+	if (fd >= 0)
+		close(fd);
 	if (!r) {
 		CHECK(t, cut < HDR_SZ, "cut at %zu refused: %s", cut, err);
 		CHECK(t, *err && errno, "cut at %zu: refused without a reason", cut);
 		return;
 	}
 	CHECK(t, cut >= HDR_SZ, "cut at %zu inside the header opened", cut);
-	CHECK(t, gtsc_reader__truncated(r) == (cut < size || !has_trailer),
-	      "cut at %zu: truncated() %d", cut, gtsc_reader__truncated(r));
-	CHECK(t, !gtsc_reader__truncated(r) || strlen(gtsc_reader__damage(r)) > 20,
-	      "cut at %zu: no sentence", cut);
+	CHECK(t, gtsc_reader__streaming(r) == stream, "cut at %zu: streaming() %d", cut, stream);
+	/* a file knows at open, a stream once read to its end */
+	if (!stream)
+		check_truncated(t, r, cut, cut < size || !has_trailer);
 	ret = read_all(r, &got);
 	CHECK(t, !ret, "cut at %zu: next %d", cut, ret);
+	if (stream)
+		check_truncated(t, r, cut, cut < size || !has_trailer);
 	snprintf(what, sizeof(what), "cut at %zu", cut);
 	if (ordered) {
 		CHECK(t, got.n == records_before(chunks, n, cut), "%s: %zu records, want %zu", what,
@@ -809,7 +846,7 @@ static void truncate_at(struct test_ctx *t, const char *path, const char *file, 
 	recs_free(&got);
 }
 
-static void truncation(struct test_ctx *t, const struct gen *g, size_t step)
+static void truncation(struct test_ctx *t, const struct gen *g, size_t step, bool stream)
 {
 	struct chunk_info chunks[4096];
 	char path[64], cut_path[64];
@@ -832,14 +869,15 @@ static void truncation(struct test_ctx *t, const struct gen *g, size_t step)
 	if (!step)
 		step = (size / 300) | 1;
 	for (size_t cut = 0; cut <= size && !t->failed; cut += step)
-		truncate_at(t, cut_path, file, size, &want, chunks, n, cut);
+		truncate_at(t, cut_path, file, size, &want, chunks, n, cut, stream);
 	/* around every chunk boundary, whatever the step */
 	for (size_t i = 0; i < n && step > 1 && !t->failed; i++) {
 		for (size_t d = 0; d < 3; d++)
 			truncate_at(t, cut_path, file, size, &want, chunks, n,
-				    chunks[i].end - 1 + d > size ? size : chunks[i].end - 1 + d);
+				    chunks[i].end - 1 + d > size ? size : chunks[i].end - 1 + d,
+				    stream);
 	}
-	truncate_at(t, cut_path, file, size, &want, chunks, n, size);
+	truncate_at(t, cut_path, file, size, &want, chunks, n, size, stream);
 out:
 	free(file);
 	recs_free(&want);
@@ -847,16 +885,23 @@ out:
 	unlink(cut_path);
 }
 
+/* Cut at every byte: small enough that each cut is a whole read. */
+static const struct gen every_byte = {.rounds = 3,
+				      .per_round = 6,
+				      .late = 2,
+				      .chunk_size = 300,
+				      .zlib_level = 1,
+				      .meta = true};
+
 static void test_truncate_every_byte(struct test_ctx *t)
 {
-	struct gen g = {.rounds = 3,
-			.per_round = 6,
-			.late = 2,
-			.chunk_size = 300,
-			.zlib_level = 1,
-			.meta = true};
+	truncation(t, &every_byte, 1, false);
+}
 
-	truncation(t, &g, 1);
+/* The same cuts read as a stream (record -o - | report -i -). */
+static void test_stream_truncate_every_byte(struct test_ctx *t)
+{
+	truncation(t, &every_byte, 1, true);
 }
 
 static void test_truncate_every_byte_raw(struct test_ctx *t)
@@ -868,7 +913,7 @@ static void test_truncate_every_byte_raw(struct test_ctx *t)
 			.zlib_level = 0,
 			.meta = false};
 
-	truncation(t, &g, 1);
+	truncation(t, &g, 1, false);
 }
 
 static void test_truncate_large(struct test_ctx *t)
@@ -880,7 +925,7 @@ static void test_truncate_large(struct test_ctx *t)
 			.zlib_level = 1,
 			.meta = true};
 
-	truncation(t, &g, 0); /* a few hundred cuts */
+	truncation(t, &g, 0, false); /* a few hundred cuts */
 }
 
 /*
@@ -1697,6 +1742,7 @@ static const struct test_case cases[] = {
 	{"round_trip_big_chunks", test_round_trip_big_chunks},
 	{"writer_format", test_writer_format},
 	{"truncate_every_byte", test_truncate_every_byte},
+	{"stream_truncate_every_byte", test_stream_truncate_every_byte},
 	{"truncate_every_byte_raw", test_truncate_every_byte_raw},
 	{"truncate_large", test_truncate_large},
 	{"flip_every_byte", test_flip_every_byte},

@@ -83,6 +83,12 @@ int cmd_check(int argc, char **argv)
 			argv[optind]);
 		return 2;
 	}
+	/* check reads the trace three times (as written, in time order, its kmem) */
+	if (!strcmp(input, "-")) {
+		fprintf(stderr, "gtsc-bpf: check reads a trace more than once and cannot take a "
+				"stream: save it to a file (record -o FILE, or tee)\n");
+		return 2;
+	}
 	chk = gtsc_check__run(input, NULL);
 	if (!chk) {
 		fprintf(stderr, "gtsc-bpf: checking %s failed: %s\n", input, strerror(errno));

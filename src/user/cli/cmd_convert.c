@@ -16,6 +16,7 @@
 #include "report_header.h"
 
 struct convert_opts {
+	struct report_inputs in;
 	const char *input;
 	const char *output;
 	const char *to;
@@ -44,7 +45,8 @@ static void usage(FILE *f)
 		   "             directory of the TSDL metadata and a stream per channel and CPU;\n"
 		   "             LTTng's event and field names, drops as discarded events\n"
 		   "\n"
-		   "  -i, --input FILE     trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
+		   "  -i, --input FILE     trace file (default " GTSC_DEFAULT_OUTPUT "), '-' a stream\n"
+		   "                       on stdin; several: the files of one recording, in order\n"
 		   "  -o, --output OUTPUT  where to write (default trace.json, trace.ctf; - for\n"
 		   "                       stdout but for ctf); never through a symbolic link\n"
 		   "      --to FORMAT      the output format\n"
@@ -69,10 +71,12 @@ static int parse_args(struct convert_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	o->input = GTSC_DEFAULT_OUTPUT;
 	while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->input = optarg; break;
+		case 'i':
+			if (report_inputs__add(&o->in, optarg))
+				return -EINVAL;
+			break;
 		case 'o': o->output = optarg; break;
 		case OPT_TO: o->to = optarg; break;
 		case 'h': usage(stdout); exit(0);
@@ -81,11 +85,9 @@ static int parse_args(struct convert_opts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gtsc-bpf: convert takes no argument '%s' (use -i FILE)\n",
-			argv[optind]);
+	o->input = report_inputs__name(&o->in);
+	if (report_inputs__rest(&o->in, argc, argv, "convert"))
 		return -EINVAL;
-	}
 	if (!o->to) {
 		fprintf(stderr, "gtsc-bpf: convert needs --to FORMAT (perfetto, ctf)\n");
 		return -EINVAL;
@@ -160,7 +162,7 @@ int cmd_convert(int argc, char **argv)
 		fprintf(stderr, "gtsc-bpf: --to takes perfetto or ctf, not '%s'\n", o.to);
 		return 2;
 	}
-	r = report_open(o.input);
+	r = report_open(&o.in);
 	if (!r)
 		return 1;
 	if (!o.output)

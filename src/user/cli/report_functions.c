@@ -217,7 +217,7 @@ static int print_folded(struct func_report *fr, const struct gtsc_reader *r)
 	return err;
 }
 
-static int parse_args(int argc, char **argv, const char **input, bool *folded)
+static int parse_args(int argc, char **argv, struct report_inputs *in, bool *folded)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -228,15 +228,17 @@ static int parse_args(int argc, char **argv, const char **input, bool *folded)
 	};
 	int c;
 
-	*input = GTSC_DEFAULT_OUTPUT;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': *input = optarg; break;
+		case 'i':
+			if (report_inputs__add(in, optarg))
+				return -EINVAL;
+			break;
 		case 'f': *folded = true; break;
 		case 'F': break;
 		case 'h':
-			printf("usage: gtsc-bpf report --functions [--folded] [-i FILE]\n\n"
+			printf("usage: gtsc-bpf report --functions [--folded] [-i FILE...]\n\n"
 			       "Per probed function (record -k): hits, the processes that made\n"
 			       "them, and for FUNC%%return the entry->return latency p50/p99/max.\n"
 			       "--folded prints the hits' kernel stacks (record --stacks) for\n"
@@ -248,7 +250,7 @@ static int parse_args(int argc, char **argv, const char **input, bool *folded)
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return report_inputs__rest(in, argc, argv, "report");
 }
 
 int report_functions_main(int argc, char **argv)
@@ -256,12 +258,14 @@ int report_functions_main(int argc, char **argv)
 	struct func_report fr = {};
 	const struct gtsc_rec_hdr *rec;
 	struct gtsc_reader *r;
+	struct report_inputs in = {};
 	const char *input;
 	int n = 0, err;
 
-	if (parse_args(argc, argv, &input, &fr.folded))
+	if (parse_args(argc, argv, &in, &fr.folded))
 		return 2;
-	r = report_open(input);
+	input = report_inputs__name(&in);
+	r = report_open(&in);
 	if (!r)
 		return 1;
 	err = report_init(&fr, r);

@@ -28,6 +28,7 @@
 #include "cli.h"
 #include <gtsc/print.h>
 #include "report_header.h"
+#include "syscall_lines.h"
 #include "syscall_stats.h"
 
 #define LINE_SZ (1 << 19) /* one output line, captured data included */
@@ -35,6 +36,7 @@
 #define MAX_LIST 64	  /* --pid / --comm / --syscall entries */
 
 struct sopts {
+	struct report_inputs in;
 	const char *input;
 	bool summary, per_process, json, failed, relative, durations;
 	unsigned int style;
@@ -75,7 +77,8 @@ static void usage(FILE *f)
 		"--summary prints calls, errors and time per syscall (like strace -c), sorted by\n"
 		"total time; percentiles come from a histogram and are within 3.2%%.\n"
 		"\n"
-		"  -i, --input FILE       trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
+		"  -i, --input FILE       trace file (default " GTSC_DEFAULT_OUTPUT "), '-' a stream;\n"
+		"                         several: the files of one recording, in order\n"
 		"  -r, --relative         time since the previous line instead of since the start\n"
 		"  -T, --durations        append each call's duration, <0.000011>\n"
 		"      --no-arg-names     strace's bare form: openat(AT_FDCWD, \"/x\", O_RDONLY)\n"
@@ -199,13 +202,12 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 	char *copy;
 	int c, err = 0;
 
-	o->input = GTSC_DEFAULT_OUTPUT;
 	o->style = GTSC_SYSCALL_ARG_NAMES;
 	o->since_ns = o->until_ns = -1;
 	optind = 1;
 	while (!err && (c = getopt_long(argc, argv, "i:rTs:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->input = optarg; break;
+		case 'i': err = report_inputs__add(&o->in, optarg); break;
 		case OPT_SYSCALLS: break;
 		case OPT_SUMMARY: o->summary = true; break;
 		case OPT_PER_PROCESS: o->per_process = true; break;
@@ -239,12 +241,8 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 			return -EINVAL;
 		}
 	}
-	if (!err && optind < argc) {
-		fprintf(stderr, "gtsc-bpf: report takes no argument '%s' (use -i FILE)\n",
-			argv[optind]);
-		err = -EINVAL;
-	}
-	return err;
+	o->input = report_inputs__name(&o->in);
+	return err ?: report_inputs__rest(&o->in, argc, argv, "report");
 }
 
 /* ---- the trace ---- */
@@ -591,7 +589,9 @@ static void text_header(const struct sctx *x)
 	       why, gtsc_decode_tables_version(), meta_or(r, "decode_tables", "?"));
 	if (x->syscalls_channel < 0)
 		printf("# WARNING: the trace has no syscalls channel (no -e syscalls)\n");
-	report_warnings(r, REPORT_SYSCALLS);
+	/* a stream's losses are known at its end: run() says them there */
+	if (!gtsc_reader__streaming(r))
+		report_warnings(r, REPORT_SYSCALLS);
 }
 
 static void json_header(const struct sctx *x)
@@ -759,30 +759,37 @@ static int run(struct sctx *x)
 	err = err ?: gtsc_syscall_decoder__finish(x->dec);
 	if (!err && x->o->summary)
 		err = print_summary(x);
+	if (!err && !x->o->json && gtsc_reader__streaming(x->r))
+		report_warnings(x->r, REPORT_SYSCALLS);
 	return err;
 }
 
-static void sctx_free(struct sctx *x)
+/* What open_view made. */
+static void sctx_release(struct sctx *x)
 {
 	free(x->line.p);
 	sc_table__free(x->stats);
 	gtsc_comm_table__free(x->comms);
 	gtsc_syscall_decoder__free(x->dec);
+}
+
+static void sctx_free(struct sctx *x)
+{
+	sctx_release(x);
 	if (x->r)
 		gtsc_reader__close(x->r);
 	free(x);
 }
 
-static int open_all(struct sctx *x, const struct sopts *o)
+/* The decoder, names and line of X, which reads R. */
+static int open_view(struct sctx *x, const struct sopts *o, struct gtsc_reader *r)
 {
 	GTSC_OPTS(gtsc_syscall_decoder_opts, so, .style = o->style, .max_data = o->max_data,
 		  .whole_calls = !streaming(o),
 		  .fn = on_call, .ctx = x);
 
 	x->o = o;
-	x->r = report_open(o->input);
-	if (!x->r)
-		return -ENOENT;
+	x->r = r;
 	x->dec = gtsc_syscall_decoder__new(x->r, &so);
 	x->comms = gtsc_comm_table__new();
 	x->stats = sc_table__new();
@@ -792,6 +799,73 @@ static int open_all(struct sctx *x, const struct sopts *o)
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+static int open_all(struct sctx *x, const struct sopts *o)
+{
+	struct gtsc_reader *r = report_open(&o->in);
+
+	return r ? open_view(x, o, r) : -ENOENT;
+}
+
+/* ---- record --live ---- */
+
+struct syscall_lines {
+	struct sopts o;
+	struct sctx x;
+};
+
+struct syscall_lines *syscall_lines__new(struct gtsc_reader *r, bool json)
+{
+	struct syscall_lines *l = calloc(1, sizeof(*l));
+	const char *start = gtsc_reader__meta(r, "start_ns");
+
+	if (!l)
+		return NULL;
+	l->o.json = json;
+	l->o.style = GTSC_SYSCALL_ARG_NAMES;
+	l->o.since_ns = l->o.until_ns = -1;
+	l->x.t0 = start ? strtoull(start, NULL, 10) : 0;
+	l->x.syscalls_channel = syscalls_channel(r);
+	if (open_view(&l->x, &l->o, r)) {
+		syscall_lines__free(l);
+		return NULL;
+	}
+	return l;
+}
+
+int syscall_lines__record(struct syscall_lines *l, const struct gtsc_rec_hdr *h)
+{
+	const struct gtsc_rec_task *tk = (const void *)h;
+	const struct gtsc_rec_drops *d = (const void *)h;
+	int err = on_record(&l->x, h);
+
+	if (err)
+		return err;
+	switch (h->type) {
+	case GTSC_REC_SYS_ENTER:
+	case GTSC_REC_SYS_EXIT:
+		return 1;
+	case GTSC_REC_TASK: /* a process's exit is strace's "+++ exited" line */
+		return tk->event == GTSC_TASK_EXIT && streaming(&l->o) && h->pid == h->tid;
+	case GTSC_REC_DROPS:
+		return streaming(&l->o) && (__s32)d->channel == l->x.syscalls_channel;
+	default:
+		return 0;
+	}
+}
+
+int syscall_lines__finish(struct syscall_lines *l)
+{
+	return gtsc_syscall_decoder__finish(l->x.dec);
+}
+
+void syscall_lines__free(struct syscall_lines *l)
+{
+	if (!l)
+		return;
+	sctx_release(&l->x); /* the reader is the caller's */
+	free(l);
 }
 
 int report_syscalls_main(int argc, char **argv)

@@ -68,6 +68,17 @@ struct event_classes *gtsc_reader__classes(const struct gtsc_reader *r);
 ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs);
 
 /*
+ * A reader of what the caller feeds it, a stream's bytes as a recorder
+ * writes them (file header, chunks): the live view.  next() says -EAGAIN
+ * when it needs what was not fed yet; feed(r, NULL, 0) says the stream
+ * ended.  feed: 0 or -errno.
+ */
+struct gtsc_reader *gtsc_reader__open_feed(const struct gtsc_reader_opts *opts);
+int gtsc_reader__feed(struct gtsc_reader *r, const void *data, size_t len);
+/* Reads the metadata fed so far, no record: the accessors answer from it.  0 or -errno. */
+int gtsc_reader__feed_meta(struct gtsc_reader *r);
+
+/*
  * About gtsc_reader__next: a record shorter than its type's minimum size or
  * crossing its chunk ends that chunk and marks the file damaged.
  */

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "out_file.h"
+#include "strbuf.h"
 #include "trace_writer.h"
 #include "trace_util.h"
 
@@ -27,6 +28,7 @@
 
 struct gtsc_writer {
 	int fd;
+	struct strbuf *mem; /* instead of fd: the live view's bytes */
 	/* First write error; sticky because the file no longer ends on a chunk. */
 	int err;
 	int zlib_level;
@@ -45,8 +47,19 @@ struct gtsc_writer {
 	__u64 records;
 };
 
+static int write_mem(struct gtsc_writer *w, const struct iovec *iov, int n)
+{
+	for (int i = 0; i < n; i++) {
+		strbuf_add(w->mem, iov[i].iov_base, iov[i].iov_len);
+		w->bytes += iov[i].iov_len;
+	}
+	return strbuf_err(w->mem);
+}
+
 static int write_iov(struct gtsc_writer *w, struct iovec *iov, int n)
 {
+	if (w->mem)
+		return write_mem(w, iov, n);
 	while (n > 0) {
 		ssize_t ret = writev(w->fd, iov, n);
 
@@ -290,10 +303,20 @@ static int writer_setup(struct gtsc_writer *w, const char *path, long codec,
 				return -ENOMEM;
 		}
 	}
-	w->fd = out_file__create(path, OPTS_GET(opts, keep_old, false), OPTS_GET(opts, errbuf, NULL),
-				 OPTS_GET(opts, errbuf_sz, 0));
-	if (w->fd < 0)
-		return w->fd;
+	w->mem = OPTS_GET(opts, mem, NULL);
+	if (w->mem)
+		return write_file_hdr(w);
+	/* "-": a stream on the standard output, as perf record -o - */
+	if (!strcmp(path, "-")) {
+		w->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+		if (w->fd < 0)
+			return -errno;
+	} else {
+		w->fd = out_file__create(path, OPTS_GET(opts, keep_old, false),
+					 OPTS_GET(opts, errbuf, NULL), OPTS_GET(opts, errbuf_sz, 0));
+		if (w->fd < 0)
+			return w->fd;
+	}
 	return write_file_hdr(w);
 }
 
@@ -342,7 +365,7 @@ int gtsc_writer__close(struct gtsc_writer *w)
 		return 0;
 	err = gtsc_writer__end_round(w);
 	/* close(2) reports delayed write errors (NFS, quota) */
-	if (close(w->fd) && !err)
+	if (w->fd >= 0 && close(w->fd) && !err)
 		err = -errno;
 	w->fd = -1;
 	writer_free(w);

@@ -9,6 +9,7 @@
 #include "gtsc/records.h"
 
 struct gtsc_writer;
+struct strbuf;
 
 /* How DATA chunks are compressed (metadata chunks are zlib's). */
 enum gtsc_writer_codec {
@@ -24,10 +25,14 @@ struct gtsc_writer_opts {
 	bool keep_old;	   /* a non-empty PATH becomes PATH.old first (out_file.h) */
 	char *errbuf;	   /* the sentence of a refused path */
 	size_t errbuf_sz;
+	struct strbuf *mem; /* not NULL: the bytes are appended here, PATH is not used */
 };
-#define gtsc_writer_opts__last_field errbuf_sz
+#define gtsc_writer_opts__last_field mem
 
-/* Creates PATH, mode 0600 (out_file.h: links, .old), and writes the file header. NULL + errno. */
+/*
+ * Creates PATH, mode 0600 (out_file.h: links, .old), and writes the file
+ * header; PATH "-" writes to the standard output.  NULL + errno.
+ */
 struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts);
 /* One metadata chunk of TYPE holding LEN bytes. */
 int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,
