@@ -26,8 +26,12 @@
 
 #define GTSC_FILE_MAGIC "GTSCBPF" /* 8 bytes with the NUL */
 #define GTSC_FILE_VERSION_MAJOR 1
-/* 1: DATA chunks may be LZ4 (GTSC_CHUNK_LZ4); 1.0 readers take them for damage */
-#define GTSC_FILE_VERSION_MINOR 1
+/*
+ * 1: DATA chunks may be LZ4 (GTSC_CHUNK_LZ4); 1.0 readers take them for damage.
+ * 2: DATA chunks may be zstd (GTSC_CHUNK_ZSTD), of the column transform
+ *    (GTSC_CHUNK_COLS); 1.1 readers refuse those chunks as an unknown codec.
+ */
+#define GTSC_FILE_VERSION_MINOR 2
 #define GTSC_CHUNK_MAGIC 0x4b484347u /* "GCHK" little endian */
 #define GTSC_CHUNK_MAX_LEN (64u << 20) /* longer is corruption, not data */
 
@@ -69,6 +73,8 @@ enum gtsc_chunk_flags {
 	GTSC_CHUNK_ZLIB = 1 << 0,      /* stored bytes are a zlib stream of raw_len bytes */
 	GTSC_CHUNK_ROUND_END = 1 << 1, /* DATA: last chunk of a drain round */
 	GTSC_CHUNK_LZ4 = 1 << 8,       /* stored bytes are one LZ4 block of raw_len bytes (1.1) */
+	GTSC_CHUNK_ZSTD = 1 << 9,      /* stored bytes are one zstd frame (1.2) */
+	GTSC_CHUNK_COLS = 1 << 10,     /* DATA, with ZSTD: the frame holds the records' columns (1.2) */
 };
 
 /*

@@ -15,12 +15,15 @@
 #include <unistd.h>
 #include <lz4.h>
 #include <zlib.h>
+#include <zstd.h>
 
+#include "col_codec.h"
 #include "trace_writer.h"
 #include "trace_util.h"
 
 #define DEFAULT_CHUNK_SIZE (1u << 20)
 #define DEFAULT_ZLIB_LEVEL 1
+#define DEFAULT_ZSTD_LEVEL 1
 /* A record can be this long (hdr.size is a __u16) whatever chunk_size is. */
 #define MAX_REC_SIZE 0xffffu
 
@@ -29,8 +32,12 @@ struct gtsc_writer {
 	/* First write error; sticky because the file no longer ends on a chunk. */
 	int err;
 	int zlib_level;
+	int zstd_level;
 	bool zs_ready;
 	void *lz4_state; /* LZ4_sizeofState() bytes; NULL: DATA chunks are deflated */
+	ZSTD_CCtx *zstd;	 /* DATA chunks: columns (cols), then zstd */
+	struct col_coder *cols;
+	char *cbuf; /* col_encode_bound(cap) bytes: the columns of a chunk */
 	/* Records since the last ROUND_END chunk: a round to close. */
 	bool round_open;
 	__u32 seq;
@@ -105,11 +112,35 @@ static size_t lz4_chunk(struct gtsc_writer *w, const void *in, size_t in_len, vo
 	return n > 0 ? (size_t)n : 0;
 }
 
+/*
+ * As compress_chunk(), with the column transform then zstd (format 1.2);
+ * *FLAGS gets the codec bits.  Without the columns (out of memory) the
+ * records themselves are zstd'ed.
+ */
+static size_t zstd_chunk(struct gtsc_writer *w, const void *in, size_t in_len, void *out,
+			 __u16 *flags)
+{
+	size_t clen = w->cols ? col_coder__encode(w->cols, in, in_len, w->cbuf) : 0;
+	size_t n;
+
+	if (in_len < 2)
+		return 0;
+	n = ZSTD_compressCCtx(w->zstd, out, in_len - 1, clen ? w->cbuf : in, clen ? clen : in_len,
+			      w->zstd_level);
+	if (ZSTD_isError(n))
+		return 0;
+	*flags |= GTSC_CHUNK_ZSTD | (clen ? GTSC_CHUNK_COLS : 0);
+	return n;
+}
+
 /* ZOUT has room for raw_len - 1 bytes, or is NULL not to compress. */
 static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void *raw,
 		     size_t raw_len, void *zout)
 {
-	bool lz4 = zout && w->lz4_state && type == GTSC_CHUNK_DATA;
+	bool data = zout && type == GTSC_CHUNK_DATA;
+	bool lz4 = data && w->lz4_state;
+	bool zstd = data && w->zstd;
+	__u16 codec = 0;
 	struct gtsc_chunk_hdr h = {
 		.magic = GTSC_CHUNK_MAGIC,
 		.type = type,
@@ -119,7 +150,8 @@ static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void 
 		.seq = w->seq,
 	};
 	const void *payload = raw;
-	size_t zlen = lz4 ? lz4_chunk(w, raw, raw_len, zout)
+	size_t zlen = zstd ? zstd_chunk(w, raw, raw_len, zout, &codec)
+		      : lz4 ? lz4_chunk(w, raw, raw_len, zout)
 		      : zout ? compress_chunk(w, raw, raw_len, zout)
 			     : 0;
 	struct iovec iov[2];
@@ -128,7 +160,7 @@ static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void 
 	if (zlen) {
 		payload = zout;
 		h.len = (__u32)zlen;
-		h.flags |= lz4 ? GTSC_CHUNK_LZ4 : GTSC_CHUNK_ZLIB;
+		h.flags |= codec ? codec : lz4 ? GTSC_CHUNK_LZ4 : GTSC_CHUNK_ZLIB;
 	}
 	h.crc = trace_chunk_crc(&h, payload, h.len);
 	iov[0] = (struct iovec){.iov_base = &h, .iov_len = sizeof(h)};
@@ -258,6 +290,9 @@ static void writer_free(struct gtsc_writer *w)
 	free(w->buf);
 	free(w->zbuf);
 	free(w->lz4_state);
+	ZSTD_freeCCtx(w->zstd);
+	col_coder__free(w->cols);
+	free(w->cbuf);
 	free(w);
 }
 
@@ -276,6 +311,17 @@ static int writer_setup(struct gtsc_writer *w, const char *path, long codec)
 		if (codec == GTSC_WRITER_LZ4) {
 			w->lz4_state = malloc(LZ4_sizeofState());
 			if (!w->lz4_state)
+				return -ENOMEM;
+		}
+		if (codec == GTSC_WRITER_ZSTD || codec == GTSC_WRITER_ZSTD_ROWS) {
+			w->zstd = ZSTD_createCCtx();
+			if (!w->zstd)
+				return -ENOMEM;
+		}
+		if (codec == GTSC_WRITER_ZSTD) {
+			w->cols = col_coder__new();
+			w->cbuf = malloc(col_encode_bound(w->cap));
+			if (!w->cols || !w->cbuf)
 				return -ENOMEM;
 		}
 	}
@@ -302,8 +348,8 @@ struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writ
 	level = OPTS_GET(opts, zlib_level, DEFAULT_ZLIB_LEVEL);
 	chunk = OPTS_GET(opts, chunk_size, 0) ?: DEFAULT_CHUNK_SIZE;
 	codec = OPTS_GET(opts, data_codec, GTSC_WRITER_LZ4);
-	if (level < 0 || level > 9 || chunk > GTSC_CHUNK_MAX_LEN ||
-	    (codec != GTSC_WRITER_LZ4 && codec != GTSC_WRITER_ZLIB)) {
+	if (level < 0 || level > 9 || chunk > GTSC_CHUNK_MAX_LEN || codec < 0 ||
+	    codec > GTSC_WRITER_ZSTD_ROWS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -314,6 +360,7 @@ struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writ
 	}
 	w->fd = -1;
 	w->zlib_level = level;
+	w->zstd_level = OPTS_GET(opts, zstd_level, 0) ?: DEFAULT_ZSTD_LEVEL;
 	w->chunk_size = chunk;
 	w->cap = chunk > MAX_REC_SIZE ? chunk : MAX_REC_SIZE;
 	err = writer_setup(w, path, codec);

@@ -13,6 +13,8 @@ struct gtsc_writer;
 enum gtsc_writer_codec {
 	GTSC_WRITER_LZ4 = 0, /* decompresses several times faster than zlib: the default */
 	GTSC_WRITER_ZLIB = 1, /* what format 1.0 readers can read */
+	GTSC_WRITER_ZSTD = 2, /* the column transform, then zstd (1.2): the smallest */
+	GTSC_WRITER_ZSTD_ROWS = 3, /* zstd of the records as they are: to measure the columns */
 };
 
 struct gtsc_writer_opts {
@@ -20,8 +22,9 @@ struct gtsc_writer_opts {
 	int zlib_level;	   /* 0: store uncompressed; default 1 (fast) when the field is absent */
 	size_t chunk_size; /* raw bytes of records per DATA chunk; default 1 MiB */
 	long data_codec;   /* enum gtsc_writer_codec, when zlib_level is not 0 (long: no tail padding) */
+	long zstd_level;   /* 0: the default (1) */
 };
-#define gtsc_writer_opts__last_field data_codec
+#define gtsc_writer_opts__last_field zstd_level
 
 /* Creates PATH with mode 0600 (truncating it) and writes the file header. NULL + errno. */
 struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts);
