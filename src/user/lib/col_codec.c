@@ -36,6 +36,7 @@ enum {
 	S_TID,
 	S_TS,
 	S_TAIL,
+	S_TS_LO,
 	S_COMMON,
 };
 
@@ -441,7 +442,13 @@ static void encode_record(struct col_coder *c, const char *rec)
 	putv(c, S_FLAGS, h.flags);
 	putv(c, S_PID, zig((__s64)h.pid - (__s64)c->prev[S_PID]));
 	putv(c, S_TID, zig((__s64)h.tid - (__s64)h.pid));
-	putv(c, S_TS, zig((__s64)(h.ts_ns - c->prev[S_TS])));
+	{
+		__u64 d = zig((__s64)(h.ts_ns - c->prev[S_TS]));
+		__u8 lo = (__u8)d;
+
+		putb(c, S_TS_LO, &lo, 1);
+		putv(c, S_TS, d >> 8);
+	}
 	c->prev[S_CPU] = h.cpu;
 	c->prev[S_PID] = h.pid;
 	c->prev[S_TS] = h.ts_ns;
@@ -545,7 +552,12 @@ static size_t decode_record(struct col_coder *c, char *out, size_t left)
 	h.flags = (__u16)getv(&c->s[S_FLAGS], &bad);
 	h.pid = (__u32)(c->prev[S_PID] + (__u64)unzig(getv(&c->s[S_PID], &bad)));
 	h.tid = (__u32)(h.pid + (__u64)unzig(getv(&c->s[S_TID], &bad)));
-	h.ts_ns = c->prev[S_TS] + (__u64)unzig(getv(&c->s[S_TS], &bad));
+	{
+		__u8 lo = 0;
+
+		getb(&c->s[S_TS_LO], &lo, 1, &bad);
+		h.ts_ns = c->prev[S_TS] + (__u64)unzig(getv(&c->s[S_TS], &bad) << 8 | lo);
+	}
 	c->prev[S_CPU] = h.cpu;
 	c->prev[S_PID] = h.pid;
 	c->prev[S_TS] = h.ts_ns;
