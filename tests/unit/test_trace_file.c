@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <lz4.h>
+#include <zstd.h>
 #include <zlib.h>
 
 #include "harness.h"
@@ -346,6 +347,32 @@ static size_t count_records(const char *raw, size_t len)
 	return n;
 }
 
+/*
+ * A zstd DATA chunk: the records into RAW (room for RAW_LEN), or with
+ * GTSC_CHUNK_COLS the count the column header starts with (a version byte,
+ * then the count as a LEB128 varint) into *NREC.
+ */
+static size_t unzstd_count(const char *in, size_t len, __u16 flags, char *raw, size_t raw_len,
+			   size_t *nrec)
+{
+	unsigned long long clen = ZSTD_getFrameContentSize(in, len);
+	unsigned char *cols;
+	size_t n = 0;
+
+	if (!(flags & GTSC_CHUNK_COLS))
+		return ZSTD_decompress(raw, raw_len, in, len);
+	cols = clen < 1 << 26 ? calloc(1, clen + 11) : NULL;
+	if (cols && !ZSTD_isError(ZSTD_decompress(cols, clen, in, len)))
+		for (int i = 1, shift = 0; i < 11; i++, shift += 7) {
+			n |= (size_t)(cols[i] & 0x7f) << shift;
+			if (!(cols[i] & 0x80))
+				break;
+		}
+	free(cols);
+	*nrec = n;
+	return 0;
+}
+
 /* Chunks of a well-formed file BUF, CRCs and records checked by zlib alone. */
 static size_t scan_chunks(const char *buf, size_t size, struct chunk_info *out, size_t max)
 {
@@ -377,9 +404,13 @@ static size_t scan_chunks(const char *buf, size_t size, struct chunk_info *out, 
 			else if (c->h.flags & GTSC_CHUNK_LZ4)
 				raw_len = LZ4_decompress_safe(buf + pos + CHDR_SZ, raw, c->h.len,
 							      c->h.raw_len);
+			else if (c->h.flags & GTSC_CHUNK_ZSTD)
+				raw_len = unzstd_count(buf + pos + CHDR_SZ, c->h.len, c->h.flags, raw,
+						       c->h.raw_len, &c->nrec);
 			else
 				memcpy(raw, buf + pos + CHDR_SZ, raw_len);
-			c->nrec = count_records(raw, raw_len);
+			if (!(c->h.flags & GTSC_CHUNK_COLS))
+				c->nrec = count_records(raw, raw_len);
 			free(raw);
 		}
 		pos = c->end;
@@ -620,6 +651,34 @@ static void test_round_trip_zlib(struct test_ctx *t)
 			.chunk_size = 2048,
 			.zlib_level = 1,
 			.data_codec = GTSC_WRITER_ZLIB,
+			.meta = true};
+
+	round_trip(t, &g);
+}
+
+/* Format 1.2: columns then zstd, chunks of several rounds (the writer holds them). */
+static void test_round_trip_zstd(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 40,
+			.per_round = 150,
+			.late = 20,
+			.chunk_size = 2048,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.meta = true};
+
+	round_trip(t, &g);
+}
+
+/* zstd of the records themselves (no columns): what the columns are measured against. */
+static void test_round_trip_zstd_rows(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 40,
+			.per_round = 150,
+			.late = 20,
+			.chunk_size = 4096,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD_ROWS,
 			.meta = true};
 
 	round_trip(t, &g);
@@ -871,6 +930,32 @@ static void test_truncate_every_byte_raw(struct test_ctx *t)
 	truncation(t, &g, 1);
 }
 
+static void test_truncate_every_byte_zstd(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 3,
+			.per_round = 6,
+			.late = 2,
+			.chunk_size = 300,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.meta = true};
+
+	truncation(t, &g, 1);
+}
+
+static void test_truncate_large_zstd(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 30,
+			.per_round = 200,
+			.late = 40,
+			.chunk_size = 16384,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.meta = true};
+
+	truncation(t, &g, 0);
+}
+
 static void test_truncate_large(struct test_ctx *t)
 {
 	struct gen g = {.rounds = 30,
@@ -965,6 +1050,19 @@ static void test_flip_every_byte_zlib(struct test_ctx *t)
 			.chunk_size = 400,
 			.zlib_level = 1,
 			.data_codec = GTSC_WRITER_ZLIB,
+			.meta = true};
+
+	flips(t, &g);
+}
+
+static void test_flip_every_byte_zstd(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 3,
+			.per_round = 8,
+			.late = 2,
+			.chunk_size = 400,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
 			.meta = true};
 
 	flips(t, &g);
@@ -1596,15 +1694,20 @@ static const struct test_case cases[] = {
 	{"file_abi", test_file_abi},
 	{"round_trip", test_round_trip},
 	{"round_trip_zlib", test_round_trip_zlib},
+	{"round_trip_zstd", test_round_trip_zstd},
+	{"round_trip_zstd_rows", test_round_trip_zstd_rows},
 	{"round_trip_raw", test_round_trip_raw},
 	{"round_trip_big_chunks", test_round_trip_big_chunks},
 	{"writer_format", test_writer_format},
 	{"truncate_every_byte", test_truncate_every_byte},
 	{"truncate_every_byte_raw", test_truncate_every_byte_raw},
 	{"truncate_large", test_truncate_large},
+	{"truncate_every_byte_zstd", test_truncate_every_byte_zstd},
+	{"truncate_large_zstd", test_truncate_large_zstd},
 	{"flip_every_byte", test_flip_every_byte},
 	{"flip_every_byte_zlib", test_flip_every_byte_zlib},
 	{"flip_every_byte_raw", test_flip_every_byte_raw},
+	{"flip_every_byte_zstd", test_flip_every_byte_zstd},
 	{"unknown_codec", test_unknown_codec},
 	{"flip_named", test_flip_named},
 	{"refused_headers", test_refused_headers},

@@ -51,6 +51,7 @@ struct gtsc_writer {
 	/* Records since the last ROUND_END chunk: a round to close. */
 	bool round_open;
 	__u64 first_ns; /* zstd: when the buffered records' first round ended, 0: none yet */
+	bool ended;	/* the buffered records end with a held round's end */
 	__u32 seq;
 	size_t chunk_size;
 	size_t cap; /* bytes buf and zbuf hold */
@@ -193,6 +194,8 @@ static int flush_data(struct gtsc_writer *w, __u16 flags)
 	if (err)
 		return err;
 	w->len = 0;
+	w->ended = false;
+	w->first_ns = 0;
 	if (flags & GTSC_CHUNK_ROUND_END)
 		w->round_open = false;
 	return 0;
@@ -216,6 +219,7 @@ int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *re
 	}
 	memcpy(w->buf + w->len, rec, size);
 	w->len += size;
+	w->ended = false;
 	w->records++;
 	w->round_open = true;
 	return 0;
@@ -243,9 +247,12 @@ static int end_round(struct gtsc_writer *w, bool force)
 {
 	if (w->err)
 		return w->err;
-	if (!w->round_open || (!force && hold_round(w)))
+	if (!w->round_open)
 		return 0;
-	w->first_ns = 0;
+	if (!force && hold_round(w)) {
+		w->ended = true;
+		return 0;
+	}
 	return flush_data(w, GTSC_CHUNK_ROUND_END);
 }
 
@@ -272,7 +279,7 @@ int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, con
 		return -E2BIG;
 	/* records buffered so far precede this chunk in the file, as they came */
 	if (w->len) {
-		err = flush_data(w, 0);
+		err = flush_data(w, w->ended ? GTSC_CHUNK_ROUND_END : 0);
 		if (err)
 			return err;
 	}
