@@ -10,8 +10,10 @@
 #include <string.h>
 
 #include "col_codec.h"
+#include "gtsc/gtsc.h"
 #include "gtsc/records.h"
 #include "harness.h"
+#include "trace_writer.h"
 
 #define BUF_SZ (1 << 20)
 
@@ -280,7 +282,75 @@ static const struct test_case cases[] = {
 	{ "damage", test_damage },
 };
 
-int main(void)
+/*
+ * "test_col_codec recode IN OUT CODEC": IN's metadata and records written
+ * again with CODEC (zstd, zstd-rows, lz4, zlib, none), records in file order
+ * as one round, so that files of every codec hold the same records in the
+ * same order (tests/live/test_compact.sh compares their reports).
+ */
+static int recode(const char *in, const char *out, const char *codec)
 {
+	static const enum gtsc_chunk_type head[] = {
+		GTSC_CHUNK_META, GTSC_CHUNK_FEATURES, GTSC_CHUNK_CHANNELS, GTSC_CHUNK_SYSCALLS,
+		GTSC_CHUNK_EVENT_FORMATS, GTSC_CHUNK_FUNCS, GTSC_CHUNK_PRINTF,
+	};
+	static const enum gtsc_chunk_type tail[] = {
+		GTSC_CHUNK_STACKS, GTSC_CHUNK_KSYMS, GTSC_CHUNK_TRAILER,
+	};
+	struct gtsc_reader_opts ro = { .sz = sizeof(ro), .unordered = true };
+	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .zlib_level = 1 };
+	const struct gtsc_rec_hdr *rec;
+	struct gtsc_writer *w = NULL;
+	struct gtsc_reader *r;
+	int err = 0, ret;
+
+	if (!strcmp(codec, "zstd"))
+		wo.data_codec = GTSC_WRITER_ZSTD;
+	else if (!strcmp(codec, "zstd-rows"))
+		wo.data_codec = GTSC_WRITER_ZSTD_ROWS;
+	else if (!strcmp(codec, "zlib"))
+		wo.data_codec = GTSC_WRITER_ZLIB;
+	else if (!strcmp(codec, "none"))
+		wo.zlib_level = 0;
+	else if (strcmp(codec, "lz4"))
+		return fprintf(stderr, "recode: no codec '%s'\n", codec), 2;
+	r = gtsc_reader__open(in, &ro);
+	if (r)
+		w = gtsc_writer__create(out, &wo);
+	if (!r || !w) {
+		fprintf(stderr, "recode: %s: %s\n", r ? out : in, strerror(errno));
+		gtsc_reader__close(r);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]) && !err; i++) {
+		size_t len;
+		const char *text = gtsc_reader__chunk_text(r, head[i], &len);
+
+		if (text)
+			err = gtsc_writer__add_chunk(w, head[i], text, len);
+	}
+	while (!err && (ret = gtsc_reader__next(r, &rec)) > 0)
+		err = gtsc_writer__add_record(w, rec);
+	err = err ?: ret;
+	err = err ?: gtsc_writer__end_round(w);
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && !err; i++) {
+		size_t len;
+		const char *text = gtsc_reader__chunk_text(r, tail[i], &len);
+
+		if (text)
+			err = gtsc_writer__add_chunk(w, tail[i], text, len);
+	}
+	err = gtsc_writer__close(w) ?: err;
+	if (err || gtsc_reader__truncated(r))
+		fprintf(stderr, "recode: %s\n", err ? strerror(-err) : gtsc_reader__damage(r));
+	ret = err || gtsc_reader__truncated(r);
+	gtsc_reader__close(r);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "recode"))
+		return recode(argv[2], argv[3], argv[4]);
 	return RUN_TESTS("col_codec", cases);
 }
