@@ -50,8 +50,10 @@ struct gtsc_writer {
 	char *cbuf; /* col_encode_bound(cap) bytes: the columns of a chunk */
 	/* Records since the last ROUND_END chunk: a round to close. */
 	bool round_open;
-	__u64 first_ns; /* zstd: when the buffered records' first round ended, 0: none yet */
-	bool ended;	/* the buffered records end with a held round's end */
+	/* zstd holds rounds (hold_round()): */
+	__u64 first_ns; /* when the first held round ended, 0: none held */
+	size_t held;	/* buf[0, held) are whole rounds held */
+	bool split;	/* part of the open round went out without ROUND_END */
 	__u32 seq;
 	size_t chunk_size;
 	size_t cap; /* bytes buf and zbuf hold */
@@ -186,19 +188,46 @@ static int put_chunk(struct gtsc_writer *w, __u16 type, __u16 flags, const void 
 	return 0;
 }
 
-static int flush_data(struct gtsc_writer *w, __u16 flags)
+/* Writes buf[0, N) as a DATA chunk; what follows moves to the front. */
+static int flush_data_n(struct gtsc_writer *w, size_t n, __u16 flags)
 {
 	int err;
 
-	err = put_chunk(w, GTSC_CHUNK_DATA, flags, w->buf, w->len, w->zbuf);
+	err = put_chunk(w, GTSC_CHUNK_DATA, flags, w->buf, n, w->zbuf);
 	if (err)
 		return err;
-	w->len = 0;
-	w->ended = false;
+	memmove(w->buf, w->buf + n, w->len - n);
+	w->len -= n;
+	w->held = 0;
 	w->first_ns = 0;
-	if (flags & GTSC_CHUNK_ROUND_END)
-		w->round_open = false;
+	if (flags & GTSC_CHUNK_ROUND_END) {
+		w->round_open = w->len > 0;
+		w->split = false;
+	} else {
+		w->split = true;
+	}
 	return 0;
+}
+
+static int flush_data(struct gtsc_writer *w, __u16 flags)
+{
+	return flush_data_n(w, w->len, flags);
+}
+
+/*
+ * A full buffer: the rounds it holds whole go out as a chunk that ends
+ * them; without any, the open round is split over chunks.
+ */
+static int make_room(struct gtsc_writer *w, size_t size)
+{
+	int err;
+
+	if (w->held) {
+		err = flush_data_n(w, w->held, GTSC_CHUNK_ROUND_END);
+		if (err || w->len + size <= w->chunk_size || !w->len)
+			return err;
+	}
+	return flush_data(w, 0);
 }
 
 int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *rec)
@@ -213,13 +242,12 @@ int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *re
 	    (rec->type < GTSC_REC_TYPE_MAX && size < trace_rec_min_sizes[rec->type]))
 		return -EINVAL;
 	if (w->len + size > w->chunk_size && w->len) {
-		err = flush_data(w, 0);
+		err = make_room(w, size);
 		if (err)
 			return err;
 	}
 	memcpy(w->buf + w->len, rec, size);
 	w->len += size;
-	w->ended = false;
 	w->records++;
 	w->round_open = true;
 	return 0;
@@ -229,13 +257,14 @@ int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *re
  * zstd: whether to keep this round's records buffered with the next
  * rounds'.  A chunk of several whole rounds flagged ROUND_END is one wider
  * merge window for the reader: a record still reaches it at most one
- * window late.
+ * window late.  A round already split over chunks ends now: the reader's
+ * window (and memory) must not grow past the rounds a chunk holds.
  */
 static bool hold_round(struct gtsc_writer *w)
 {
 	__u64 now;
 
-	if (!w->zstd || w->len >= w->chunk_size)
+	if (!w->zstd || w->split || w->len >= w->chunk_size)
 		return false;
 	now = gtsc_mono_ns();
 	if (!w->first_ns)
@@ -250,7 +279,7 @@ static int end_round(struct gtsc_writer *w, bool force)
 	if (!w->round_open)
 		return 0;
 	if (!force && hold_round(w)) {
-		w->ended = true;
+		w->held = w->len;
 		return 0;
 	}
 	return flush_data(w, GTSC_CHUNK_ROUND_END);
@@ -279,7 +308,7 @@ int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, con
 		return -E2BIG;
 	/* records buffered so far precede this chunk in the file, as they came */
 	if (w->len) {
-		err = flush_data(w, w->ended ? GTSC_CHUNK_ROUND_END : 0);
+		err = flush_data(w, w->held == w->len ? GTSC_CHUNK_ROUND_END : 0);
 		if (err)
 			return err;
 	}
