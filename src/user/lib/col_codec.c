@@ -46,11 +46,13 @@ enum coding {
 	C_DELTA, /* zigzag varint of the difference from this field's previous value */
 	C_RAW,	 /* the bytes */
 	C_PAIR,	 /* exit: zigzag varint of the difference from its enter's value (same thread) */
+	C_KEYED, /* C_DELTA, from the previous value in records with the same call site */
 };
 
 #define MAX_FIELDS 16
 #define PAIR_SLOTS 4
 #define TID_CACHE 1024 /* direct-mapped by tid: a thread's enter and exit are close */
+#define KEYS 256	/* direct-mapped by call site */
 
 struct col_field {
 	__u16 off;
@@ -68,6 +70,7 @@ struct col_type {
 	__u16 gap;
 	__u16 expect; /* the usual size: sizes are coded as the difference from it */
 	bool stores;  /* some field is kept for the exit record */
+	int key;      /* index in f[] of the call site keying C_KEYED fields, or -1 */
 };
 
 struct tid_ent {
@@ -87,6 +90,8 @@ struct col_coder {
 	unsigned int nstreams;
 	struct stream *s;
 	__u64 *prev; /* per stream: the previous value (C_DELTA, header fields) */
+	__u64 *kprev; /* per stream, KEYS each: the previous value by call site (C_KEYED) */
+	__u64 key;    /* the current record's call site */
 	struct tid_ent *tids;
 	__u32 gen; /* tid cache entries of older chunks are stale */
 	bool oom;
@@ -289,6 +294,22 @@ static void pair_exit(struct col_coder *c)
 	}
 }
 
+/*
+ * Addresses after a call site (kmem's ptr and cache_id) are coded against
+ * the last one of the same call site: a site allocates from one cache,
+ * whose objects sit side by side.
+ */
+static void key_by_call_site(struct col_type *ct, const struct gtsc_event_class *k)
+{
+	ct->key = -1;
+	for (unsigned int i = 0; i < ct->nr; i++) {
+		if (ct->key < 0 && k->fields[i].print == GTSC_FP_SYM && ct->f[i].size == 8)
+			ct->key = (int)i;
+		else if (ct->key >= 0 && ct->f[i].coding == C_DELTA && ct->f[i].size == 8)
+			ct->f[i].coding = C_KEYED;
+	}
+}
+
 static void layout(struct col_coder *c)
 {
 	unsigned int si = S_COMMON;
@@ -318,6 +339,7 @@ static void layout(struct col_coder *c)
 				end = f->offset + f->size;
 		}
 		ct->expect = (__u16)((end + 7) & ~7u);
+		key_by_call_site(ct, k);
 	}
 	c->nstreams = si;
 	pair_exit(c);
@@ -332,8 +354,9 @@ struct col_coder *col_coder__new(void)
 	layout(c);
 	c->s = calloc(c->nstreams, sizeof(*c->s));
 	c->prev = calloc(c->nstreams, sizeof(*c->prev));
+	c->kprev = calloc((size_t)c->nstreams * KEYS, sizeof(*c->kprev));
 	c->tids = calloc(TID_CACHE, sizeof(*c->tids));
-	if (!c->s || !c->prev || !c->tids) {
+	if (!c->s || !c->prev || !c->kprev || !c->tids) {
 		col_coder__free(c);
 		return NULL;
 	}
@@ -348,6 +371,7 @@ void col_coder__free(struct col_coder *c)
 		free(c->s[i].buf);
 	free(c->s);
 	free(c->prev);
+	free(c->kprev);
 	free(c->tids);
 	free(c);
 }
@@ -356,6 +380,8 @@ void col_coder__free(struct col_coder *c)
 static void reset(struct col_coder *c)
 {
 	memset(c->prev, 0, c->nstreams * sizeof(*c->prev));
+	memset(c->kprev, 0, (size_t)c->nstreams * KEYS * sizeof(*c->kprev));
+	c->key = 0;
 	if (++c->gen == 0) {
 		memset(c->tids, 0, TID_CACHE * sizeof(*c->tids));
 		c->gen = 1;
@@ -385,6 +411,13 @@ static inline void keep(struct col_coder *c, __u32 tid, unsigned int slot, __u64
 		e->tid = tid;
 	}
 	e->v[slot] = v;
+}
+
+static inline __u64 *kprev(struct col_coder *c, const struct col_field *f)
+{
+	__u64 k = c->key * 0x9e3779b97f4a7c15ull;
+
+	return &c->kprev[(size_t)f->stream * KEYS + (k >> 56)];
 }
 
 /* ---- encoding ---- */
@@ -423,6 +456,10 @@ static void encode_field(struct col_coder *c, const struct col_field *f, const c
 	case C_PAIR:
 		putv(c, f->stream, zig((__s64)(v - paired(c, tid, f->slot))));
 		break;
+	case C_KEYED:
+		putv(c, f->stream, zig((__s64)(v - *kprev(c, f))));
+		*kprev(c, f) = v;
+		break;
 	}
 	if (f->store >= 0)
 		keep(c, tid, (unsigned int)f->store, v);
@@ -460,6 +497,8 @@ static void encode_record(struct col_coder *c, const char *rec)
 		if (f->off > cur)
 			putb(c, ct->gap, rec + cur, f->off - cur);
 		encode_field(c, f, rec + f->off, h.tid);
+		if ((int)i == ct->key)
+			c->key = load(rec + f->off, 8, false);
 		cur = f->off + f->size;
 	}
 	putb(c, S_TAIL, rec + cur, h.size - cur);
@@ -524,6 +563,10 @@ static void decode_field(struct col_coder *c, const struct col_field *f, char *p
 	case C_PAIR:
 		v = fit(paired(c, tid, f->slot) + (__u64)unzig(v), f->size, f->sign);
 		break;
+	case C_KEYED:
+		v = *kprev(c, f) + (__u64)unzig(v);
+		*kprev(c, f) = v;
+		break;
 	default:
 		break;
 	}
@@ -570,6 +613,8 @@ static size_t decode_record(struct col_coder *c, char *out, size_t left)
 		if (f->off > cur)
 			getb(&c->s[ct->gap], out + cur, f->off - cur, &bad);
 		decode_field(c, f, out + f->off, h.tid, &bad);
+		if ((int)i == ct->key)
+			c->key = load(out + f->off, 8, false);
 		cur = f->off + f->size;
 	}
 	getb(&c->s[S_TAIL], out + cur, h.size - cur, &bad);
