@@ -46,13 +46,13 @@ enum coding {
 	C_DELTA, /* zigzag varint of the difference from this field's previous value */
 	C_RAW,	 /* the bytes */
 	C_PAIR,	 /* exit: zigzag varint of the difference from its enter's value (same thread) */
-	C_KEYED, /* C_DELTA, from the previous value in records with the same call site */
+	C_KEYED, /* C_DELTA, from the previous value in records of the same key (keyed_fields()) */
 };
 
 #define MAX_FIELDS 16
 #define PAIR_SLOTS 4
 #define TID_CACHE 1024 /* direct-mapped by tid: a thread's enter and exit are close */
-#define KEYS 256	/* direct-mapped by call site */
+#define KEYS 256	/* direct-mapped by key (keyed_fields()) */
 
 struct col_field {
 	__u16 off;
@@ -70,7 +70,7 @@ struct col_type {
 	__u16 gap;
 	__u16 expect; /* the usual size: sizes are coded as the difference from it */
 	bool stores;  /* some field is kept for the exit record */
-	int key;      /* index in f[] of the call site keying C_KEYED fields, or -1 */
+	int key;      /* index in f[] of the field keying C_KEYED fields, or -1 */
 };
 
 struct tid_ent {
@@ -91,7 +91,7 @@ struct col_coder {
 	struct stream *s;
 	__u64 *prev; /* per stream: the previous value (C_DELTA, header fields) */
 	__u64 *kprev; /* per stream, KEYS each: the previous value by call site (C_KEYED) */
-	__u64 key;    /* the current record's call site */
+	__u64 key;    /* the current record's key (keyed_fields()) */
 	struct tid_ent *tids;
 	__u32 gen; /* tid cache entries of older chunks are stale */
 	bool oom;
@@ -295,15 +295,24 @@ static void pair_exit(struct col_coder *c)
 }
 
 /*
- * Addresses after a call site (kmem's ptr and cache_id) are coded against
- * the last one of the same call site: a site allocates from one cache,
- * whose objects sit side by side.
+ * What a record is about: its call site (kmem) or its syscall number.
+ * Addresses after it (kmem's ptr and cache_id, a syscall's argument
+ * registers) are coded against the last ones of the same key: a call site
+ * allocates from one cache, whose objects sit side by side; a syscall's
+ * buffers and fds repeat.  Measured (bytes per event, zstd level 1, 4 MiB
+ * chunks): by call site, tar 7.53 -> 7.09, make 4.72 -> 4.36, pipesock
+ * 2.26 -> 1.93; arguments by syscall, make 4.36 -> 4.15, tar 7.09 -> 7.02.
  */
-static void key_by_call_site(struct col_type *ct, const struct gtsc_event_class *k)
+static bool is_key(const struct gtsc_field *f)
+{
+	return (f->print == GTSC_FP_SYM && f->size == 8) || !strcmp(f->name, "nr");
+}
+
+static void keyed_fields(struct col_type *ct, const struct gtsc_event_class *k)
 {
 	ct->key = -1;
 	for (unsigned int i = 0; i < ct->nr; i++) {
-		if (ct->key < 0 && k->fields[i].print == GTSC_FP_SYM && ct->f[i].size == 8)
+		if (ct->key < 0 && is_key(&k->fields[i]) && is_int(&k->fields[i]))
 			ct->key = (int)i;
 		else if (ct->key >= 0 && ct->f[i].coding == C_DELTA && ct->f[i].size == 8)
 			ct->f[i].coding = C_KEYED;
@@ -339,7 +348,7 @@ static void layout(struct col_coder *c)
 				end = f->offset + f->size;
 		}
 		ct->expect = (__u16)((end + 7) & ~7u);
-		key_by_call_site(ct, k);
+		keyed_fields(ct, k);
 	}
 	c->nstreams = si;
 	pair_exit(c);
@@ -498,7 +507,7 @@ static void encode_record(struct col_coder *c, const char *rec)
 			putb(c, ct->gap, rec + cur, f->off - cur);
 		encode_field(c, f, rec + f->off, h.tid);
 		if ((int)i == ct->key)
-			c->key = load(rec + f->off, 8, false);
+			c->key = load(rec + f->off, f->size, false);
 		cur = f->off + f->size;
 	}
 	putb(c, S_TAIL, rec + cur, h.size - cur);
@@ -614,7 +623,7 @@ static size_t decode_record(struct col_coder *c, char *out, size_t left)
 			getb(&c->s[ct->gap], out + cur, f->off - cur, &bad);
 		decode_field(c, f, out + f->off, h.tid, &bad);
 		if ((int)i == ct->key)
-			c->key = load(out + f->off, 8, false);
+			c->key = load(out + f->off, f->size, false);
 		cur = f->off + f->size;
 	}
 	getb(&c->s[S_TAIL], out + cur, h.size - cur, &bad);
