@@ -1417,6 +1417,56 @@ out:
 	unlink(path);
 }
 
+/*
+ * Files of format 1.0 (zlib DATA chunks) and 1.1 (LZ4) still read whole
+ * since 1.2: the same chunks under the older header.
+ */
+static void old_minor(struct test_ctx *t, long codec, __u16 minor)
+{
+	struct gen g = {.rounds = 10, .per_round = 60, .late = 5, .chunk_size = 1500,
+			.zlib_level = 1, .data_codec = codec, .meta = true};
+	struct recs want = {}, got = {};
+	struct gtsc_reader *r = NULL;
+	struct gtsc_file_hdr h;
+	char path[64], *file = NULL;
+	size_t size = 0;
+
+	if (make_tmp(path, sizeof(path))) {
+		CHECK(t, 0, "mkstemp");
+		return;
+	}
+	CHECK(t, !write_trace(path, &g, &want), "write");
+	file = read_file(path, &size);
+	CHECK(t, file && size > HDR_SZ, "read back");
+	if (t->failed)
+		goto out;
+	memcpy(&h, file, sizeof(h));
+	CHECK(t, h.version_minor == GTSC_FILE_VERSION_MINOR, "written as 1.%u", h.version_minor);
+	h.version_minor = minor;
+	h.crc = crc32(0, (const Bytef *)&h, offsetof(struct gtsc_file_hdr, crc));
+	memcpy(file, &h, sizeof(h));
+	CHECK(t, !write_file(path, file, size), "write back");
+	r = open_reader(path, true, NULL, 0);
+	CHECK(t, r && !gtsc_reader__truncated(r), "1.%u file: %s", minor,
+	      r ? gtsc_reader__damage(r) : "refused");
+	if (!r || t->failed)
+		goto out;
+	CHECK(t, !read_all(r, &got), "1.%u file: next failed", minor);
+	same_recs(t, &got, &want, NULL, want.n, minor ? "1.1 file" : "1.0 file");
+out:
+	gtsc_reader__close(r);
+	free(file);
+	recs_free(&want);
+	recs_free(&got);
+	unlink(path);
+}
+
+static void test_old_minors(struct test_ctx *t)
+{
+	old_minor(t, GTSC_WRITER_ZLIB, 0);
+	old_minor(t, GTSC_WRITER_LZ4, 1);
+}
+
 static void test_writer_refuses(struct test_ctx *t)
 {
 	struct gtsc_writer *w;
@@ -1712,6 +1762,7 @@ static const struct test_case cases[] = {
 	{"flip_named", test_flip_named},
 	{"refused_headers", test_refused_headers},
 	{"record_damage", test_record_damage},
+	{"old_minors", test_old_minors},
 	{"writer_refuses", test_writer_refuses},
 	{"unknown_chunk_type", test_unknown_chunk_type},
 	{"mode_0600", test_mode_0600},

@@ -90,7 +90,7 @@ struct col_coder {
 	unsigned int nstreams;
 	struct stream *s;
 	__u64 *prev; /* per stream: the previous value (C_DELTA, header fields) */
-	__u64 *kprev; /* per stream, KEYS each: the previous value by call site (C_KEYED) */
+	__u64 *kprev; /* per stream, KEYS each: the previous value by key (C_KEYED) */
 	__u64 key;    /* the current record's key (keyed_fields()) */
 	struct tid_ent *tids;
 	__u32 gen; /* tid cache entries of older chunks are stale */
