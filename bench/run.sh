@@ -23,6 +23,7 @@
 #   BENCH_ONLY="untraced bare gtsc"   a subset of the configurations
 #   BENCH_GTSC_OPTS="--compress=zlib" more options for gtsc-bpf record
 #   BENCH_TMP=dir         where trace files go (default: a dir in /dev/shm)
+#   BENCH_SIZE=0          skip bench/size.sh (bytes per event), run at the end
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -544,6 +545,8 @@ main() {
 		echo
 		echo "bench time: $(($(date +%s) - start)) s"
 	} | tee "$OUT/results.txt"
+	# Bytes per event on disk, next to trace-cmd and perf record: its own table.
+	[ "${BENCH_SIZE:-1}" = 0 ] || bench/size.sh || echo "bench: size.sh did not finish" >&2
 }
 
 main "$@"

@@ -27,7 +27,9 @@
 # Nothing here fails the build.  The table also goes to $OUTPUT/bench/size.txt.
 #
 # Knobs (environment):
-#   SIZE_CODECS="default zstd lz4 zlib none"   gtsc-bpf --compress values ("default": none given)
+#   SIZE_CODECS="default nocapture lz4 zlib none"   gtsc-bpf --compress values ("default": none
+#                                             given; "nocapture": the default codec with
+#                                             --no-capture, what trace-cmd and perf record hold)
 #   SIZE_WORKLOADS="getppid tar make pipesock"
 #   SIZE_PIPESOCK_N=20000                     pipesock iterations
 #   BENCH_TMP=dir                             where the traces go (default: a dir in /dev/shm)
@@ -38,7 +40,7 @@ cd "$(dirname "$0")/.."
 
 OUT=$(realpath -m "${OUTPUT:-.output}/bench")
 GTSC=${GTSC:-$PWD/gtsc-bpf}
-CODECS=${SIZE_CODECS:-"default zstd lz4 zlib none"}
+CODECS=${SIZE_CODECS:-"default nocapture lz4 zlib none"}
 WORKLOADS=${SIZE_WORKLOADS:-"getppid tar make pipesock"}
 PIPESOCK_N=${SIZE_PIPESOCK_N:-20000}
 TRACEFS=/sys/kernel/tracing
@@ -174,8 +176,11 @@ run_workload() {
 	wpid=$!
 	BG_PIDS="$wpid"
 	for c in $CODECS; do
-		opt=""
-		[ "$c" = default ] || opt="--compress=$c"
+		case $c in
+		default) opt="" ;;
+		nocapture) opt="--no-capture" ;;
+		*) opt="--compress=$c" ;;
+		esac
 		/usr/bin/time -f '%U %S' -o "$d/gtsc-$c.time" "$GTSC" record -p "$wpid" \
 			-e "$(events_of "$wl")" $opt -o "$d/gtsc-$c.trace" >"$d/gtsc-$c.log" 2>&1 &
 		pids="$pids $!"

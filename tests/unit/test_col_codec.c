@@ -283,12 +283,14 @@ static const struct test_case cases[] = {
 };
 
 /*
- * "test_col_codec recode IN OUT CODEC": IN's metadata and records written
- * again with CODEC (zstd, zstd-rows, lz4, zlib, none), records in file order
- * as one round, so that files of every codec hold the same records in the
- * same order (tests/live/test_compact.sh compares their reports).
+ * "test_col_codec recode IN OUT CODEC [N]": IN's metadata and records
+ * written again with CODEC (zstd, zstd-rows, lz4, zlib, none), records in
+ * file order as one round, so that files of every codec hold the same
+ * records in the same order (tests/live/test_compact.sh compares their
+ * reports); with N, a round every N records (reading speed on the same
+ * records: the order may then differ from the original's).
  */
-static int recode(const char *in, const char *out, const char *codec)
+static int recode(const char *in, const char *out, const char *codec, long per_round)
 {
 	static const enum gtsc_chunk_type head[] = {
 		GTSC_CHUNK_META, GTSC_CHUNK_FEATURES, GTSC_CHUNK_CHANNELS, GTSC_CHUNK_SYSCALLS,
@@ -329,8 +331,11 @@ static int recode(const char *in, const char *out, const char *codec)
 		if (text)
 			err = gtsc_writer__add_chunk(w, head[i], text, len);
 	}
-	while (!err && (ret = gtsc_reader__next(r, &rec)) > 0)
+	for (long n = 1; !err && (ret = gtsc_reader__next(r, &rec)) > 0; n++) {
 		err = gtsc_writer__add_record(w, rec);
+		if (!err && per_round && n % per_round == 0)
+			err = gtsc_writer__end_round(w);
+	}
 	err = err ?: ret;
 	err = err ?: gtsc_writer__end_round(w);
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && !err; i++) {
@@ -350,7 +355,7 @@ static int recode(const char *in, const char *out, const char *codec)
 
 int main(int argc, char **argv)
 {
-	if (argc == 5 && !strcmp(argv[1], "recode"))
-		return recode(argv[2], argv[3], argv[4]);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "recode"))
+		return recode(argv[2], argv[3], argv[4], argc == 6 ? atol(argv[5]) : 0);
 	return RUN_TESTS("col_codec", cases);
 }

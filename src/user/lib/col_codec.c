@@ -158,7 +158,7 @@ static inline void putb(struct col_coder *c, unsigned int si, const void *p, siz
 	}
 }
 
-static inline __u64 getv(struct stream *s, bool *bad)
+static __u64 getv_slow(struct stream *s, bool *bad)
 {
 	__u64 v = 0;
 
@@ -170,6 +170,32 @@ static inline __u64 getv(struct stream *s, bool *bad)
 			return v;
 	}
 	*bad = true;
+	return 0;
+}
+
+/* Most values are one byte; a varint is at most 10, so with 10 left no check is needed. */
+static inline __u64 getv(struct stream *s, bool *bad)
+{
+	const __u8 *p = s->p;
+	__u64 v, b;
+
+	if (__builtin_expect(s->end - p < 10, 0))
+		return getv_slow(s, bad);
+	b = *p++;
+	if (__builtin_expect(b < 0x80, 1)) {
+		s->p = p;
+		return b;
+	}
+	v = b & 0x7f;
+	for (unsigned int shift = 7; shift < 70; shift += 7) {
+		b = *p++;
+		v |= (b & 0x7f) << shift;
+		if (b < 0x80) {
+			s->p = p;
+			return v;
+		}
+	}
+	*bad = true; /* more than 10 bytes: no encoder wrote that */
 	return 0;
 }
 
@@ -234,6 +260,8 @@ static inline __u64 fit(__u64 v, unsigned int size, bool sign)
 {
 	char b[8];
 
+	if (size == 8)
+		return v;
 	store(b, size, v);
 	return load(b, size, sign);
 }
