@@ -14,6 +14,14 @@
  * GTSC_CHUNK_ROUND_END closes a round (the reader's merge window, as perf's
  * FINISHED_ROUND).
  *
+ * A DATA chunk flagged GTSC_CHUNK_COLS (1.2) stores a zstd frame of the
+ * records' columns, not the records: raw_len is still the records' bytes;
+ * the column layout (a version byte, the record count, one stream per
+ * header field and per described field of each record type) is
+ * src/user/lib/col_codec.c's, and a reader that does not know its version
+ * says so.  A chunk of columns may hold several drain rounds; ROUND_END
+ * still marks the last chunk of the rounds it holds.
+ *
  * Chunk order as written: META, FEATURES, CHANNELS, SYSCALLS, EVENT_FORMATS,
  * FUNCS (when functions are probed), DATA..., KSYMS, TRAILER.  Readers must
  * not depend on the order of metadata chunks and must skip chunk types they

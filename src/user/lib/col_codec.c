@@ -5,17 +5,31 @@
  *   u8 COL_VERSION, varint records, varint streams, varint len[streams],
  *   then the streams back to back.
  *
- * Streams, in order: the header's type, size, cpu, flags, pid, tid, ts; the
- * tail (bytes after the last described field: payloads, types without a
- * table, fields newer than this build); then for each record type with a
- * table (col_fields.c) its gap stream (bytes between described fields:
- * padding) and one stream per field.  Varints are LEB128, signed values
- * zigzagged.  Each chunk decodes on its own: all "previous" values start
- * at 0 and the per-thread cache empty.
+ * Streams, in order: the header's type, size (as the difference from the
+ * type's usual size), cpu and pid (from the previous record's), flags, tid
+ * (from pid), the timestamp's delta from the previous record (zigzag, its
+ * low byte in a stream of its own); the tail (bytes after the last
+ * described field: payloads, types without a table, fields newer than this
+ * build); then for each record type with a table (col_fields.c) its gap
+ * stream (bytes between described fields: padding) and one stream per
+ * field.  Varints are LEB128, signed values zigzagged.  Each chunk decodes
+ * on its own: all "previous" values start at 0 and the caches empty.
  *
- * What each lever bought, measured on 2 M getppid events (bench/size.sh's
- * storm) and pipesock (kmem-heavy), bytes per event with zstd level 1:
- * see the comment at each coding below.
+ * What the levers bought, whole files in bytes per event, on bench/size.sh's
+ * uncompressed traces (getppid storm / tar czf / make -j2 / pipesock),
+ * recoded offline, one chunk per drain round unless said:
+ *   zstd -1 of the records as they are:         2.57 / 9.75 / 7.58 / 5.12
+ *   columns, then zstd -1:                      0.99 / 8.74 / 5.88 / 2.93
+ *   + the timestamp's low byte apart:           1.00 / 8.60 / 5.76 / 2.79
+ *   + chunks of rounds up to 4 MiB (the writer):0.96 / 7.53 / 4.72 / 2.26
+ *   + addresses by call site (keyed_fields()):  0.96 / 7.09 / 4.36 / 1.93
+ *   + arguments by syscall:                     0.96 / 7.02 / 4.15 / 1.93
+ *   (zstd -3 instead of -1, same columns, per round: 0.97 / 7.99 / 5.46 / 2.65,
+ *   for twice the encoding time: not kept.)  What is left is mostly the
+ *   timestamps' jitter (~1.7 bytes per event on make) and captured user
+ *   memory (tar: 2.4 of its 7).  Cost, on one CPU: encoding ~55 ns per
+ *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~50 + ~10 (LZ4:
+ *   a few).
  */
 #include <errno.h>
 #include <stdbool.h>
