@@ -350,7 +350,7 @@ static size_t count_records(const char *raw, size_t len)
 /*
  * A zstd DATA chunk: the records into RAW (room for RAW_LEN), or with
  * GTSC_CHUNK_COLS the count the column header starts with (a version byte,
- * then the count as a LEB128 varint) into *NREC.
+ * a timestamp byte, then the count as a LEB128 varint) into *NREC.
  */
 static size_t unzstd_count(const char *in, size_t len, __u16 flags, char *raw, size_t raw_len,
 			   size_t *nrec)
@@ -361,9 +361,9 @@ static size_t unzstd_count(const char *in, size_t len, __u16 flags, char *raw, s
 
 	if (!(flags & GTSC_CHUNK_COLS))
 		return ZSTD_decompress(raw, raw_len, in, len);
-	cols = clen < 1 << 26 ? calloc(1, clen + 11) : NULL;
+	cols = clen < 1 << 26 ? calloc(1, clen + 12) : NULL;
 	if (cols && !ZSTD_isError(ZSTD_decompress(cols, clen, in, len)))
-		for (int i = 1, shift = 0; i < 11; i++, shift += 7) {
+		for (int i = 2, shift = 0; i < 12; i++, shift += 7) {
 			n |= (size_t)(cols[i] & 0x7f) << shift;
 			if (!(cols[i] & 0x80))
 				break;
