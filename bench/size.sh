@@ -187,8 +187,9 @@ run_workload() {
 	done
 	if [ $HAVE_TC = 1 ]; then
 		# shellcheck disable=SC2046
-		/usr/bin/time -f '%U %S' -o "$d/trace-cmd.time" trace-cmd record -B "$TC_INSTANCE" -d -k \
-			$(tc_events "$wl") -P "$wpid" -c -o "$d/trace-cmd.trace" >"$d/trace-cmd.log" 2>&1 &
+		(cd "$d" && exec /usr/bin/time -f '%U %S' -o "$d/trace-cmd.time" trace-cmd record \
+			-B "$TC_INSTANCE" -d -k $(tc_events "$wl") -P "$wpid" -c -o "$d/trace-cmd.trace" \
+			>"$d/trace-cmd.log" 2>&1) &
 		tcpid=$!
 	fi
 	if [ $HAVE_PERF = 1 ]; then
@@ -212,10 +213,17 @@ run_workload() {
 		"${tcpid:+trace-cmd} ${perfpid:+perf} ..." >&2
 	echo go >"$gate"
 	wait "$wpid" || echo "size: $wl: the workload failed: $(tail -1 "$d/workload.log")" >&2
-	for i in $pids $tcpid; do
+	# trace-cmd first: it copies /proc/kallsyms at the end, and refuses a
+	# file whose size changes meanwhile, as it does when the gtsc-bpf
+	# sessions unload their programs
+	if [ -n "$tcpid" ]; then
+		stop_rec "$tcpid"
+		wait "$tcpid" || true
+	fi
+	for i in $pids; do
 		stop_rec "$i"
 	done
-	for i in $pids $tcpid $perfpid; do
+	for i in $pids $perfpid; do
 		wait "$i" || true
 	done
 	BG_PIDS=""
