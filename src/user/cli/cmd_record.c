@@ -54,6 +54,7 @@ struct record_run {
 	struct gtsc_session *s; /* the recording's, once open */
 	pid_t child;
 	int child_status;
+	bool child_ended; /* by itself: its status becomes record's (perf, strace) */
 	int go_fd;
 	int ready_fd; /* --daemon: tells the waiting parent we are running */
 	__u64 t0_ns;
@@ -167,6 +168,54 @@ static int parse_pids(struct record_opts *o, const char *arg)
 	return err;
 }
 
+/* PF_KTHREAD in /proc/PID/stat's flags (field 9); NAME gets its comm. */
+static bool kernel_thread(int pid, char *name, size_t name_sz)
+{
+	char path[64], buf[512], *p;
+	unsigned long flags = 0;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || !strchr(buf, '('))
+		return false;
+	snprintf(name, name_sz, "%.*s", (int)(p - strchr(buf, '(') - 1), strchr(buf, '(') + 1);
+	return sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1 && (flags & 0x00200000);
+}
+
+/*
+ * Kernel threads make no syscalls, but they allocate and free (kworkers, RCU,
+ * kswapd): -p of one records its kmem events, and says so; with syscalls
+ * only it would record nothing, so it is refused.
+ */
+static int check_kernel_threads(const struct record_opts *o)
+{
+	bool kmem = !o->events || strstr(o->events, "kmem");
+	char name[32];
+
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		if (!kernel_thread(o->pids[i], name, sizeof(name)))
+			continue;
+		if (!kmem) {
+			fprintf(stderr, "gtsc-bpf: process %d (%s) is a kernel thread, which makes "
+					"no syscalls: add -e kmem to record its allocations\n",
+				o->pids[i], name);
+			return -EINVAL;
+		}
+		if (!o->log.quiet)
+			fprintf(stderr, "gtsc-bpf: process %d (%s) is a kernel thread: it makes no "
+					"syscalls, only its kmem events are recorded\n",
+				o->pids[i], name);
+	}
+	return 0;
+}
+
 /* --channel NAME:KEY=VALUE[,...]: checked by the library with the other options. */
 static int parse_compress(struct record_opts *o, const char *alg)
 {
@@ -198,16 +247,24 @@ static int add_channel(struct record_opts *o, const char *arg)
 
 static int parse_capture_size(struct record_opts *o, const char *arg)
 {
-	char *end;
-	unsigned long n = strtoul(arg, &end, 10);
+	__u64 n;
+	int err = cli_number("-s", CLI_SIZE, arg, 1, GTSC_CAPTURE_MAX, &n);
 
-	if (*end || !*arg || n < 1 || n > GTSC_CAPTURE_MAX) {
-		fprintf(stderr, "gtsc-bpf: -s wants a number of bytes from 1 to %d, not '%s'\n",
-			GTSC_CAPTURE_MAX, arg);
-		return -EINVAL;
-	}
-	o->capture_size = n;
-	return 0;
+	if (!err)
+		o->capture_size = n;
+	return err;
+}
+
+#define MAX_DURATION_NS (366ULL * 86400 * 1000000000ULL) /* a year is a mistake, not a test */
+
+static int parse_duration(struct record_opts *o, const char *arg)
+{
+	__u64 ns;
+	int err = cli_number("-d", CLI_DURATION, arg, 1000000, MAX_DURATION_NS, &ns);
+
+	if (!err)
+		o->duration_s = ns / 1e9;
+	return err;
 }
 
 static int parse_args(struct record_opts *o, int argc, char **argv)
@@ -239,7 +296,6 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	char *end;
 	int c, err = 0;
 
 	o->output = GTSC_DEFAULT_OUTPUT;
@@ -249,22 +305,12 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		case 'o': o->output = optarg; break;
 		case 'a': o->system_wide = true; break;
 		case 'p': err = parse_pids(o, optarg); break;
-		case 'd':
-			o->duration_s = strtod(optarg, &end);
-			if (*end || o->duration_s <= 0) {
-				fprintf(stderr, "gtsc-bpf: -d wants a positive number of seconds, "
-						"not '%s'\n", optarg);
-				err = -EINVAL;
-			}
-			break;
+		case 'd': err = parse_duration(o, optarg); break;
 		case 'e': o->events = optarg; break;
 		case 's': err = parse_capture_size(o, optarg); break;
 		case OPT_NO_CAPTURE: o->no_capture = true; break;
 		case 'b':
-			err = gtsc_parse_size(optarg, &o->ring_bytes);
-			if (err)
-				fprintf(stderr, "gtsc-bpf: -b wants a size such as 8M, not '%s'\n",
-					optarg);
+			err = cli_number("-b", CLI_SIZE, optarg, 4096, GTSC_RING_MAX, &o->ring_bytes);
 			break;
 		case 'k': err = record_probes__add_func(&o->probes, optarg); break;
 		case 'C': err = record_probes__add_comms(&o->probes, optarg); break;
@@ -305,6 +351,8 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		fprintf(stderr, "gtsc-bpf: -a and -p together: choose one\n");
 		return -EINVAL;
 	}
+	if (check_kernel_threads(o))
+		return -EINVAL;
 	/* -C or --cgroup alone: every task, narrowed by them in the kernel. */
 	if (!o->cmd && !o->nr_pids)
 		o->system_wide = true;
@@ -322,7 +370,7 @@ static __u64 mono_ns(void)
 /* The child waits on a pipe, so that it runs only once recording has started. */
 static int spawn(struct record_run *r)
 {
-	int p[2];
+	int p[2], e;
 	char c;
 
 	if (pipe2(p, O_CLOEXEC))
@@ -335,8 +383,10 @@ static int spawn(struct record_run *r)
 		if (read(p[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up */
 		execvp(r->o->cmd[0], r->o->cmd);
-		fprintf(stderr, "gtsc-bpf: cannot run '%s': %s\n", r->o->cmd[0], strerror(errno));
-		_exit(127);
+		e = errno;
+		fprintf(stderr, "gtsc-bpf: cannot run '%s': %s\n", r->o->cmd[0], strerror(e));
+		/* the shell's codes: 127 not found, 126 found but not executable */
+		_exit(e == ENOENT ? 127 : 126);
 	}
 	close(p[0]);
 	r->go_fd = p[1];
@@ -371,6 +421,7 @@ static bool child_done(struct record_run *r)
 		return false;
 	if (waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
 		r->child = 0;
+		r->child_ended = true;
 		/* in the trailer of the file and of every snapshot from now on */
 		snprintf(status, sizeof(status), "%d", r->child_status);
 		gtsc_recording__add_meta(r->rec, "command_status", status);
@@ -626,15 +677,73 @@ static int record_ctl(void *ctx, int argc, char **argv, struct gtsc_control_repl
 	return 0;
 }
 
+/* Events and drops over every channel and CPU so far. */
+static void counts_totals(struct record_run *r, __u64 *recorded, __u64 *dropped)
+{
+	struct run_counts c;
+
+	*recorded = *dropped = 0;
+	if (!counts_read(r->s, &c))
+		for (int i = 0; i < c.nr_st; i++)
+			*recorded += c.st[i].written, *dropped += c.st[i].dropped;
+	counts_free(&c);
+}
+
+/*
+ * On a terminal, one status line refreshed about once a second, as perf
+ * record and trace-cmd show how far they got: nothing when stderr is a file
+ * or a pipe (scripts, logs) or with -q.
+ */
+struct progress {
+	bool on, shown;
+	__u64 next_ns, last_ns, last_events;
+};
+
+static void progress_init(struct record_run *r, struct progress *p)
+{
+	p->on = !r->o->log.quiet && !r->o->daemon && isatty(STDERR_FILENO);
+	p->next_ns = r->t0_ns + 1000000000ULL;
+	p->last_ns = r->t0_ns;
+}
+
+static void progress_show(struct record_run *r, struct progress *p)
+{
+	__u64 now = mono_ns(), events, dropped;
+	struct stat sb = {};
+
+	if (!p->on || now < p->next_ns)
+		return;
+	counts_totals(r, &events, &dropped);
+	stat(r->o->output, &sb);
+	fprintf(stderr, "\r\033[Kgtsc-bpf: %.0f s, %llu events (%.0f/s), %llu dropped, %.1f MiB written",
+		(now - r->t0_ns) / 1e9, (unsigned long long)events,
+		(events - p->last_events) / ((now - p->last_ns) / 1e9), (unsigned long long)dropped,
+		sb.st_size / 1048576.0);
+	p->shown = true;
+	p->last_ns = now;
+	p->last_events = events;
+	p->next_ns = now + 1000000000ULL;
+}
+
+static void progress_end(const struct progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr); /* the summary takes its place */
+}
+
 static int record_loop(struct record_run *r)
 {
 	__u64 end = r->o->duration_s ? r->t0_ns + (__u64)(r->o->duration_s * 1e9) : 0;
-	int err;
+	struct progress prog = {};
+	int err = 0;
 
+	progress_init(r, &prog);
 	while (!stop_signal && !r->kill_requested) {
 		err = gtsc_recording__poll(r->rec, POLL_MS);
 		if (err < 0 && err != -EINTR)
-			return err;
+			break;
+		err = 0;
+		progress_show(r, &prog);
 		gtsc_control_server__serve(r->ctl);
 		answer_snapshot_requests(r);
 		if (r->o->cmd && (r->child == 0 || child_done(r)))
@@ -642,22 +751,22 @@ static int record_loop(struct record_run *r)
 		if (end && mono_ns() >= end)
 			break;
 	}
-	return 0;
+	progress_end(&prog);
+	return err;
 }
 
 static void print_summary(struct record_run *r)
 {
 	double secs = (mono_ns() - r->t0_ns) / 1e9;
-	__u64 recorded = 0, dropped = 0, misses = 0;
+	__u64 recorded, dropped, misses = 0;
 	struct stat sb = {};
 	struct run_counts c;
 
+	counts_totals(r, &recorded, &dropped);
 	if (counts_read(r->s, &c)) {
 		counts_free(&c);
 		return;
 	}
-	for (int i = 0; i < c.nr_st; i++)
-		recorded += c.st[i].written, dropped += c.st[i].dropped;
 	gtsc_session__missed(r->s, &misses);
 	stat(r->o->output, &sb);
 	fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to %s (%.1f KiB)\n",
@@ -709,17 +818,6 @@ static int finish(struct record_run *r)
 	if (!r->o->log.quiet)
 		print_summary(r);
 	return 0;
-}
-
-/* perf's habit: never overwrite the previous trace silently. */
-static void keep_old_output(const char *path)
-{
-	char old[4096];
-
-	if (access(path, F_OK))
-		return;
-	snprintf(old, sizeof(old), "%s.old", path);
-	rename(path, old);
 }
 
 static void install_signals(void)
@@ -816,7 +914,8 @@ static struct gtsc_recording *record_new(struct record_opts *o, char **argv)
 		  .stacks = o->stacks);
 	char *cmdline = join_args("gtsc-bpf ", argv), *command = join_args("", o->cmd);
 	GTSC_OPTS(gtsc_recording_opts, ro, .compress = o->compress,
-		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command);
+		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command,
+		  .keep_old = true);
 	struct gtsc_recording *rec = NULL;
 
 	record_probes__session_opts(&o->probes, &so);
@@ -838,7 +937,6 @@ static int record_run(struct record_run *r)
 	err = err ?: claim_name(r);
 	if (err)
 		return err;
-	keep_old_output(o->output);
 	err = gtsc_recording__open(r->rec);
 	if (err)
 		return err; /* the library said why */
@@ -915,6 +1013,21 @@ static void cleanup(struct record_run *r)
 		close(r->ready_fd);
 }
 
+/*
+ * `record -- CMD` exits as CMD did, as perf record and strace do: its exit
+ * code, or 128 + N when signal N killed it (the shell's convention).  A
+ * command that gtsc-bpf itself stopped (-d, a signal to the recorder) does
+ * not count: then record's own status stands.
+ */
+static int command_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { .compress = GTSC_COMPRESS_ZSTD };
@@ -936,5 +1049,7 @@ int cmd_record(int argc, char **argv)
 	err = record_run(&r);
 	cleanup(&r);
 	record_probes__free(&o.probes);
-	return err ? 1 : 0;
+	if (err)
+		return 1;
+	return r.child_ended ? command_exit_code(r.child_status) : 0;
 }

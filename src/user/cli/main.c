@@ -23,6 +23,7 @@ static const struct cmd cmds[] = {
 	{ "rewind", cmd_control, "start the next consuming snapshot at the oldest retained record" },
 	{ "kill", cmd_control, "end a session: finish its file, detach, remove its state" },
 	{ "check", cmd_check, "check a trace file's integrity and kmem consistency" },
+	{ "convert", cmd_convert, "write a trace in another tool's format (Perfetto)" },
 	{ "features", cmd_features, "show what this kernel lets gtsc-bpf record" },
 };
 
@@ -52,6 +53,23 @@ void cli_libbpf_verbose(bool on)
 	/* libbpf's printer is process-wide by its own design; errors reach the
 	 * user through our messages, the verifier log only with -v. */
 	libbpf_set_print(on ? libbpf_print_verbose : libbpf_print_quiet);
+}
+
+int cli_number(const char *opt, enum cli_num kind, const char *arg, __u64 min, __u64 max,
+	       __u64 *v)
+{
+	char why[200];
+	int err;
+
+	if (kind == CLI_SIZE)
+		err = gtsc_parse_size_range(arg, min, max, v, why, sizeof(why));
+	else if (kind == CLI_COUNT)
+		err = gtsc_parse_count(arg, min, max, v, why, sizeof(why));
+	else
+		err = gtsc_parse_duration(arg, min, max, v, why, sizeof(why));
+	if (err)
+		fprintf(stderr, "gtsc-bpf: %s: %s\n", opt, why);
+	return err;
 }
 
 static void usage(FILE *f)

@@ -29,6 +29,7 @@
 #include <zstd.h>
 
 #include "col_codec.h"
+#include "events.h"
 #include "trace_reader.h"
 #include "trace_util.h"
 
@@ -73,6 +74,7 @@ struct rbuf {
 
 struct gtsc_reader {
 	int fd;
+	struct event_classes *classes; /* built at report time (events.c); NULL: ENOMEM */
 	bool unordered;
 	char *errbuf;
 	size_t errbuf_sz;
@@ -936,6 +938,7 @@ struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader
 		return NULL;
 	}
 	r->fd = -1;
+	r->classes = event_classes__new();
 	r->unordered = OPTS_GET(opts, unordered, false);
 	r->errbuf = OPTS_GET(opts, errbuf, NULL);
 	r->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
@@ -950,12 +953,18 @@ struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader
 	return r;
 }
 
+struct event_classes *gtsc_reader__classes(const struct gtsc_reader *r)
+{
+	return r->classes;
+}
+
 void gtsc_reader__close(struct gtsc_reader *r)
 {
 	if (!r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
+	event_classes__free(r->classes);
 	if (r->zs_ready)
 		inflateEnd(&r->zs);
 	ZSTD_freeDCtx(r->zstd);
@@ -1230,6 +1239,11 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 			why = "is shorter than its type's minimum size";
 			break;
 		}
+		/* records are handed out as typed pointers: the next must stay aligned */
+		if (h.size % 8) {
+			why = "has a size that is not a multiple of 8";
+			break;
+		}
 		pend[n].ts = h.ts_ns;
 		pend[n].rec = (const struct gtsc_rec_hdr *)(data + off);
 		n++;
@@ -1485,4 +1499,13 @@ ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref
 	r->head = r->emit_end;
 	r->count += n;
 	return (ssize_t)n;
+}
+
+int gtsc_reader__progress(const struct gtsc_reader *r, __u64 *done, __u64 *total)
+{
+	if (!r || !done || !total)
+		return -EINVAL;
+	*total = r->file_size;
+	*done = r->next_chunk < r->n_chunks ? r->chunks[r->next_chunk].pos : r->file_size;
+	return 0;
 }
