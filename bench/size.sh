@@ -275,7 +275,7 @@ report() {
 	printf '%-9s %-18s %10s %8s %12s %8s %8s %9s\n' workload recorder events lost bytes B/event x-tc "cpu s/M"
 	for wl in $WORKLOADS; do
 		d=$TMP/$wl
-		tc_bpe=""
+		tc_bpe="" counts="0 0"
 		if [ $HAVE_TC = 1 ] && [ -s "$d/trace-cmd.trace" ]; then
 			counts=$(tc_counts "$d/trace-cmd.trace" "$d/trace-cmd.log")
 			tc_bpe=$(awk -v b="$(stat -c %s "$d/trace-cmd.trace")" -v e="${counts%% *}" \
@@ -316,6 +316,14 @@ main() {
 	IDLE=$(idle_cpu)
 	for wl in $WORKLOADS; do
 		run_workload "$wl"
+		# trace-cmd refuses to finish its file when /proc/kallsyms changes
+		# size while it copies it (any BPF program loaded meanwhile): once more
+		if [ $HAVE_TC = 1 ] && [ ! -s "$TMP/$wl/trace-cmd.trace" ]; then
+			echo "size: $wl: trace-cmd did not finish its file ($(grep -m1 -i error \
+				"$TMP/$wl/trace-cmd.log")); the run once more" >&2
+			rm -rf "${TMP:?}/$wl"
+			run_workload "$wl"
+		fi
 	done
 	{
 		echo "gtsc-bpf size bench $(date -u +%FT%TZ), kernel $(uname -r), $(nproc) CPUs"
