@@ -25,14 +25,16 @@
 
 #define DEFAULT_CHUNK_SIZE (1u << 20)
 /*
- * zstd chunks hold several drain rounds, up to 4 MiB of records or a
+ * zstd chunks hold several drain rounds, up to 4 MiB of records or half a
  * second: on bench/size.sh's none traces, zstd level 1 of the columns went
  * from 8.60 to 7.53 bytes per event (tar), 5.76 to 4.72 (make), 2.79 to
  * 2.26 (pipesock), 1.00 to 0.96 (getppid) against one chunk per round
- * (1 MiB at most).  A killed recorder loses at most that second.
+ * (1 MiB at most), with 4 MiB chunks.  How long a round may wait is what a
+ * killed recorder loses: a second of tar (~2 MB of records) made 7.13, half
+ * a second (~1.1 MB) ~7.4 (recoded: 600 KB chunks 7.69, 1.2 MB 7.40).
  */
 #define ZSTD_CHUNK_SIZE (4u << 20)
-#define ZSTD_HOLD_NS 1000000000ull
+#define ZSTD_HOLD_NS 500000000ull
 #define DEFAULT_ZLIB_LEVEL 1
 #define DEFAULT_ZSTD_LEVEL 1
 /* A record can be this long (hdr.size is a __u16) whatever chunk_size is. */
