@@ -23,7 +23,7 @@ ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS := -lbpf -lelf -llz4 -lz -lzstd -lpthread
 else
-LDLIBS := -lbpf -lelf -llz4 -lz -lpthread
+LDLIBS := -lbpf -lelf -llz4 -lz -lzstd -lpthread
 endif
 
 # The files defining shared maps first: libbpf 1.1's linker cannot relocate a
@@ -114,7 +114,7 @@ $(LIBGTSC_SO): $(LIB_OBJS) src/user/lib/libgtsc.map
 	$(call msg,LIB,$@)
 	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libgtsc.so.0 \
 		-Wl,--version-script=src/user/lib/libgtsc.map -Wl,--no-undefined \
-		$(LIB_OBJS) -lbpf -lelf -llz4 -lz -lpthread -o $@
+		$(LIB_OBJS) -lbpf -lelf -llz4 -lz -lzstd -lpthread -o $@
 	$(Q)ln -sf $(notdir $@) $(OUTPUT)/libgtsc.so.0 && ln -sf libgtsc.so.0 $(OUTPUT)/libgtsc.so
 
 .PHONY: lib install examples

@@ -20,9 +20,11 @@
 #   BENCH_SLOW_RUNS=3     runs per cell, strace / perf trace / bpftrace
 #   BENCH_N=2000000       syscalls per run, fast tracers
 #   BENCH_N_SLOW=50000    syscalls per run, slow tracers (results are per call)
-#   BENCH_ONLY="untraced bare gtsc"   a subset of the configurations
+#   BENCH_ONLY="untraced bare gtsc"   a subset of the configurations (gtsc_lz4, not in
+#                         the default set: gtsc-bpf with format 1.1's codec)
 #   BENCH_GTSC_OPTS="--compress=zlib" more options for gtsc-bpf record
 #   BENCH_TMP=dir         where trace files go (default: a dir in /dev/shm)
+#   BENCH_SIZE=0          skip bench/size.sh (bytes per event), run at the end
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,10 +38,10 @@ TIMEOUT=${BENCH_TIMEOUT:-180}
 WORKLOADS="getppid openread"
 declare -A SPI=([getppid]=1 [openread]=3) # syscalls per iteration
 
-CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc gtsc_live perf_record trace_cmd bpftrace perf_trace strace"}
+CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc gtsc_lz4 gtsc_live perf_record trace_cmd bpftrace perf_trace strace"}
 SLOW=" bpftrace perf_trace strace "
 declare -A LABEL=([untraced]=untraced [bare]="bare BPF" [gtsc]=gtsc-bpf [gtsc_raw]="gtsc no-capture"
-	[gtsc_live]="gtsc live"
+	[gtsc_live]="gtsc live" [gtsc_lz4]="gtsc lz4"
 	[perf_record]="perf record" [trace_cmd]="trace-cmd" [bpftrace]="bpftrace printf"
 	[perf_trace]="perf trace" [strace]="strace -f")
 declare -A NA # config -> why it cannot run at all
@@ -142,6 +144,11 @@ cfg_bare() {
 	shift
 	on_tracer_cpus timeout "$TIMEOUT" "$OUT/bare" -o "$SCRATCH/trace" -- "$@" >"$log" 2>&1 || return
 	LOST=$(sum_matches 'dropped=[0-9]+' "$log")
+}
+
+# Format 1.1's codec, to compare the recording cost of the zstd default with.
+cfg_gtsc_lz4() {
+	BENCH_GTSC_OPTS="--compress=lz4 ${BENCH_GTSC_OPTS:-}" cfg_gtsc "$@"
 }
 
 # The records bare writes: syscall numbers and registers, no captured memory.
@@ -297,7 +304,7 @@ check_tools() {
 		}
 	done
 	if [ "$(id -u)" != 0 ]; then
-		for c in bare gtsc gtsc_raw gtsc_live perf_record trace_cmd bpftrace perf_trace; do
+		for c in bare gtsc gtsc_raw gtsc_live gtsc_lz4 perf_record trace_cmd bpftrace perf_trace; do
 			NA[$c]=${NA[$c]:-"needs root"}
 		done
 	fi
@@ -307,7 +314,7 @@ check_tools() {
 	command -v trace-cmd >/dev/null || NA[trace_cmd]="trace-cmd not installed"
 	[ -d "$TRACEFS/instances" ] || NA[trace_cmd]=${NA[trace_cmd]:-"no tracefs at $TRACEFS"}
 	if [ ! -x ./gtsc-bpf ] || ! ./gtsc-bpf record --help >/dev/null 2>&1; then
-		NA[gtsc]="gtsc-bpf record not available yet" NA[gtsc_raw]=${NA[gtsc]} NA[gtsc_live]=${NA[gtsc]}
+	[gtsc_live]="gtsc live" [gtsc_lz4]="gtsc lz4"
 	fi
 }
 
@@ -562,6 +569,8 @@ main() {
 		echo
 		echo "bench time: $(($(date +%s) - start)) s"
 	} | tee "$OUT/results.txt"
+	# Bytes per event on disk, next to trace-cmd and perf record: its own table.
+	[ "${BENCH_SIZE:-1}" = 0 ] || bench/size.sh || echo "bench: size.sh did not finish" >&2
 }
 
 main "$@"

@@ -28,11 +28,15 @@ extern "C" {
 
 struct gtsc_recording;
 
-/** How a trace's record chunks are compressed (metadata always takes zlib). */
+/**
+ * How a trace's record chunks are compressed (metadata always takes zlib).
+ * Zeroed options mean LZ4, as before ZSTD existed; the CLI's default is ZSTD.
+ */
 enum gtsc_compression {
-	GTSC_COMPRESS_LZ4 = 0, /**< the default: reads ~5x faster than zlib, files ~2x zlib's */
-	GTSC_COMPRESS_ZLIB,    /**< smallest files (~6 bytes per syscall event) */
+	GTSC_COMPRESS_LZ4 = 0, /**< format 1.1's default: ~9 bytes per syscall event */
+	GTSC_COMPRESS_ZLIB,    /**< what 1.0 readers read (~6 bytes per syscall event) */
 	GTSC_COMPRESS_NONE,    /**< nothing compressed (~60 bytes per syscall event) */
+	GTSC_COMPRESS_ZSTD,    /**< columns, then zstd (format 1.2): the smallest, reads fastest */
 };
 
 struct gtsc_recording_opts {

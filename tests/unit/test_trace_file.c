@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <lz4.h>
+#include <zstd.h>
 #include <zlib.h>
 
 #include "harness.h"
@@ -346,6 +347,32 @@ static size_t count_records(const char *raw, size_t len)
 	return n;
 }
 
+/*
+ * A zstd DATA chunk: the records into RAW (room for RAW_LEN), or with
+ * GTSC_CHUNK_COLS the count the column header starts with (a version byte,
+ * a timestamp byte, then the count as a LEB128 varint) into *NREC.
+ */
+static size_t unzstd_count(const char *in, size_t len, __u16 flags, char *raw, size_t raw_len,
+			   size_t *nrec)
+{
+	unsigned long long clen = ZSTD_getFrameContentSize(in, len);
+	unsigned char *cols;
+	size_t n = 0;
+
+	if (!(flags & GTSC_CHUNK_COLS))
+		return ZSTD_decompress(raw, raw_len, in, len);
+	cols = clen < 1 << 26 ? calloc(1, clen + 12) : NULL;
+	if (cols && !ZSTD_isError(ZSTD_decompress(cols, clen, in, len)))
+		for (int i = 2, shift = 0; i < 12; i++, shift += 7) {
+			n |= (size_t)(cols[i] & 0x7f) << shift;
+			if (!(cols[i] & 0x80))
+				break;
+		}
+	free(cols);
+	*nrec = n;
+	return 0;
+}
+
 /* Chunks of a well-formed file BUF, CRCs and records checked by zlib alone. */
 static size_t scan_chunks(const char *buf, size_t size, struct chunk_info *out, size_t max)
 {
@@ -377,9 +404,13 @@ static size_t scan_chunks(const char *buf, size_t size, struct chunk_info *out, 
 			else if (c->h.flags & GTSC_CHUNK_LZ4)
 				raw_len = LZ4_decompress_safe(buf + pos + CHDR_SZ, raw, c->h.len,
 							      c->h.raw_len);
+			else if (c->h.flags & GTSC_CHUNK_ZSTD)
+				raw_len = unzstd_count(buf + pos + CHDR_SZ, c->h.len, c->h.flags, raw,
+						       c->h.raw_len, &c->nrec);
 			else
 				memcpy(raw, buf + pos + CHDR_SZ, raw_len);
-			c->nrec = count_records(raw, raw_len);
+			if (!(c->h.flags & GTSC_CHUNK_COLS))
+				c->nrec = count_records(raw, raw_len);
 			free(raw);
 		}
 		pos = c->end;
@@ -620,6 +651,34 @@ static void test_round_trip_zlib(struct test_ctx *t)
 			.chunk_size = 2048,
 			.zlib_level = 1,
 			.data_codec = GTSC_WRITER_ZLIB,
+			.meta = true};
+
+	round_trip(t, &g);
+}
+
+/* Format 1.2: columns then zstd, chunks of several rounds (the writer holds them). */
+static void test_round_trip_zstd(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 40,
+			.per_round = 150,
+			.late = 20,
+			.chunk_size = 2048,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.meta = true};
+
+	round_trip(t, &g);
+}
+
+/* zstd of the records themselves (no columns): what the columns are measured against. */
+static void test_round_trip_zstd_rows(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 40,
+			.per_round = 150,
+			.late = 20,
+			.chunk_size = 4096,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD_ROWS,
 			.meta = true};
 
 	round_trip(t, &g);
@@ -916,6 +975,32 @@ static void test_truncate_every_byte_raw(struct test_ctx *t)
 	truncation(t, &g, 1, false);
 }
 
+static void test_truncate_every_byte_zstd(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 3,
+			.per_round = 6,
+			.late = 2,
+			.chunk_size = 300,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.meta = true};
+
+	truncation(t, &g, 1, false);
+}
+
+static void test_truncate_large_zstd(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 30,
+			.per_round = 200,
+			.late = 40,
+			.chunk_size = 16384,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.meta = true};
+
+	truncation(t, &g, 0, false);
+}
+
 static void test_truncate_large(struct test_ctx *t)
 {
 	struct gen g = {.rounds = 30,
@@ -1010,6 +1095,19 @@ static void test_flip_every_byte_zlib(struct test_ctx *t)
 			.chunk_size = 400,
 			.zlib_level = 1,
 			.data_codec = GTSC_WRITER_ZLIB,
+			.meta = true};
+
+	flips(t, &g);
+}
+
+static void test_flip_every_byte_zstd(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 3,
+			.per_round = 8,
+			.late = 2,
+			.chunk_size = 400,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
 			.meta = true};
 
 	flips(t, &g);
@@ -1436,7 +1534,7 @@ static void test_unknown_codec(struct test_ctx *t)
 		struct gtsc_chunk_hdr h = chunks[data].h;
 		uLong crc;
 
-		h.flags = (h.flags & ~(GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4)) | 1 << 9;
+		h.flags = (h.flags & ~(GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4)) | 1 << 15; /* no codec has it (zstd took 9, columns 10) */
 		h.crc = 0;
 		crc = crc32(0, (const Bytef *)&h, CHDR_SZ);
 		h.crc = crc32(crc, (const Bytef *)file + chunks[data].pos + CHDR_SZ, h.len);
@@ -1459,6 +1557,56 @@ out:
 	recs_free(&want);
 	recs_free(&got);
 	unlink(path);
+}
+
+/*
+ * Files of format 1.0 (zlib DATA chunks) and 1.1 (LZ4) still read whole
+ * since 1.2: the same chunks under the older header.
+ */
+static void old_minor(struct test_ctx *t, long codec, __u16 minor)
+{
+	struct gen g = {.rounds = 10, .per_round = 60, .late = 5, .chunk_size = 1500,
+			.zlib_level = 1, .data_codec = codec, .meta = true};
+	struct recs want = {}, got = {};
+	struct gtsc_reader *r = NULL;
+	struct gtsc_file_hdr h;
+	char path[64], *file = NULL;
+	size_t size = 0;
+
+	if (make_tmp(path, sizeof(path))) {
+		CHECK(t, 0, "mkstemp");
+		return;
+	}
+	CHECK(t, !write_trace(path, &g, &want), "write");
+	file = read_file(path, &size);
+	CHECK(t, file && size > HDR_SZ, "read back");
+	if (t->failed)
+		goto out;
+	memcpy(&h, file, sizeof(h));
+	CHECK(t, h.version_minor == GTSC_FILE_VERSION_MINOR, "written as 1.%u", h.version_minor);
+	h.version_minor = minor;
+	h.crc = crc32(0, (const Bytef *)&h, offsetof(struct gtsc_file_hdr, crc));
+	memcpy(file, &h, sizeof(h));
+	CHECK(t, !write_file(path, file, size), "write back");
+	r = open_reader(path, true, NULL, 0);
+	CHECK(t, r && !gtsc_reader__truncated(r), "1.%u file: %s", minor,
+	      r ? gtsc_reader__damage(r) : "refused");
+	if (!r || t->failed)
+		goto out;
+	CHECK(t, !read_all(r, &got), "1.%u file: next failed", minor);
+	same_recs(t, &got, &want, NULL, want.n, minor ? "1.1 file" : "1.0 file");
+out:
+	gtsc_reader__close(r);
+	free(file);
+	recs_free(&want);
+	recs_free(&got);
+	unlink(path);
+}
+
+static void test_old_minors(struct test_ctx *t)
+{
+	old_minor(t, GTSC_WRITER_ZLIB, 0);
+	old_minor(t, GTSC_WRITER_LZ4, 1);
 }
 
 static void test_writer_refuses(struct test_ctx *t)
@@ -1738,6 +1886,8 @@ static const struct test_case cases[] = {
 	{"file_abi", test_file_abi},
 	{"round_trip", test_round_trip},
 	{"round_trip_zlib", test_round_trip_zlib},
+	{"round_trip_zstd", test_round_trip_zstd},
+	{"round_trip_zstd_rows", test_round_trip_zstd_rows},
 	{"round_trip_raw", test_round_trip_raw},
 	{"round_trip_big_chunks", test_round_trip_big_chunks},
 	{"writer_format", test_writer_format},
@@ -1745,13 +1895,17 @@ static const struct test_case cases[] = {
 	{"stream_truncate_every_byte", test_stream_truncate_every_byte},
 	{"truncate_every_byte_raw", test_truncate_every_byte_raw},
 	{"truncate_large", test_truncate_large},
+	{"truncate_every_byte_zstd", test_truncate_every_byte_zstd},
+	{"truncate_large_zstd", test_truncate_large_zstd},
 	{"flip_every_byte", test_flip_every_byte},
 	{"flip_every_byte_zlib", test_flip_every_byte_zlib},
 	{"flip_every_byte_raw", test_flip_every_byte_raw},
+	{"flip_every_byte_zstd", test_flip_every_byte_zstd},
 	{"unknown_codec", test_unknown_codec},
 	{"flip_named", test_flip_named},
 	{"refused_headers", test_refused_headers},
 	{"record_damage", test_record_damage},
+	{"old_minors", test_old_minors},
 	{"writer_refuses", test_writer_refuses},
 	{"record_unaligned", test_record_unaligned},
 	{"writer_pads", test_writer_pads},

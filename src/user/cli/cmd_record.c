@@ -139,8 +139,9 @@ static void usage(FILE *f)
 		"                          (default gtsc-PID)\n"
 		"      --daemon            keep recording in the background; end it with\n"
 		"                          'gtsc-bpf kill NAME'\n"
-		"      --compress=ALG      lz4 (default: fast to report), zlib (half the\n"
-		"                          size) or none; --no-compress is none\n"
+		"      --compress=ALG      zstd (default: columns then zstd, ~1 byte per\n"
+		"                          event), lz4 or zlib (format 1.1's codecs) or\n"
+		"                          none; --no-compress is none\n"
 		"      --stacks            a kernel stack for each kmem allocation and -k hit\n"
 		"                          (report --kmem --folded)\n"
 		"      --live[=json]       print the events as they are recorded: syscalls as\n"
@@ -247,6 +248,7 @@ static int parse_compress(struct record_opts *o, const char *alg)
 		[GTSC_COMPRESS_LZ4] = "lz4",
 		[GTSC_COMPRESS_ZLIB] = "zlib",
 		[GTSC_COMPRESS_NONE] = "none",
+		[GTSC_COMPRESS_ZSTD] = "zstd",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -254,7 +256,7 @@ static int parse_compress(struct record_opts *o, const char *alg)
 			o->compress = i;
 			return 0;
 		}
-	fprintf(stderr, "gtsc-bpf: --compress takes lz4, zlib or none, not '%s'\n", alg);
+	fprintf(stderr, "gtsc-bpf: --compress takes zstd, lz4, zlib or none, not '%s'\n", alg);
 	return -EINVAL;
 }
 
@@ -1274,7 +1276,7 @@ static int command_exit_code(int status)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = {};
+	struct record_opts o = { .compress = GTSC_COMPRESS_ZSTD };
 	struct record_run r = { .o = &o, .go_fd = -1, .ready_fd = -1 };
 	int err;
 

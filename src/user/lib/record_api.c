@@ -128,6 +128,7 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 	case GTSC_COMPRESS_LZ4: r->zlib_level = 1, r->codec = GTSC_WRITER_LZ4; break;
 	case GTSC_COMPRESS_ZLIB: r->zlib_level = 1, r->codec = GTSC_WRITER_ZLIB; break;
 	case GTSC_COMPRESS_NONE: r->zlib_level = 0; break;
+	case GTSC_COMPRESS_ZSTD: r->zlib_level = 1, r->codec = GTSC_WRITER_ZSTD; break;
 	default: err = -EINVAL;
 	}
 	r->names = task_names__new(NAMES_MAX);

@@ -35,7 +35,9 @@
 #include <unistd.h>
 #include <lz4.h>
 #include <zlib.h>
+#include <zstd.h>
 
+#include "col_codec.h"
 #include "events.h"
 #include "trace_reader.h"
 #include "trace_util.h"
@@ -159,6 +161,10 @@ struct gtsc_reader {
 	bool zs_ready;
 	char *stored; /* compressed bytes of the chunk being read */
 	size_t stored_cap;
+	ZSTD_DCtx *zstd;	 /* made at the first zstd chunk */
+	struct col_coder *cols; /* made at the first column chunk */
+	char *colbuf;		 /* the columns of the chunk being read */
+	size_t colbuf_cap;
 
 	struct rbuf *live;
 	size_t n_live, cap_live;
@@ -660,6 +666,60 @@ static int unlz4(struct gtsc_reader *r, const struct data_chunk *c, const char *
 	return 1;
 }
 
+static int bad_size(struct gtsc_reader *r, const struct data_chunk *c, bool in_data)
+{
+	mark_damaged(r, in_data,
+		     "chunk %u at byte %llu does not decompress to its stated %u bytes; records before it are readable",
+		     c->idx, (unsigned long long)c->pos, c->h.raw_len);
+	return 1;
+}
+
+/* Zstd's frame IN into OUT, exactly LEN bytes: 0, 1 when damaged, -errno. */
+static int unzstd_to(struct gtsc_reader *r, const struct data_chunk *c, const char *in, char *out,
+		     size_t len, bool in_data)
+{
+	size_t n;
+
+	if (!r->zstd && !(r->zstd = ZSTD_createDCtx()))
+		return -ENOMEM;
+	n = ZSTD_decompressDCtx(r->zstd, out, len, in, c->h.len);
+	if (ZSTD_isError(n) || n != len)
+		return bad_size(r, c, in_data);
+	return 0;
+}
+
+/*
+ * A zstd chunk (1.2): the frame holds the records, or their columns
+ * (GTSC_CHUNK_COLS), which are decoded into OUT's raw_len bytes.
+ */
+static int unzstd(struct gtsc_reader *r, const struct data_chunk *c, const char *in, char *out,
+		  bool in_data)
+{
+	unsigned long long clen;
+	int err;
+
+	if (!(c->h.flags & GTSC_CHUNK_COLS))
+		return unzstd_to(r, c, in, out, c->h.raw_len, in_data);
+	clen = ZSTD_getFrameContentSize(in, c->h.len);
+	if (clen > col_encode_bound(c->h.raw_len))
+		return bad_size(r, c, in_data);
+	if (!r->cols && !(r->cols = col_coder__new()))
+		return -ENOMEM;
+	if (GROW(r->colbuf, r->colbuf_cap, clen))
+		return -ENOMEM;
+	err = unzstd_to(r, c, in, r->colbuf, clen, in_data);
+	if (err)
+		return err;
+	err = col_coder__decode(r->cols, r->colbuf, clen, out, c->h.raw_len);
+	if (err == -ENOTSUP) {
+		mark_damaged(r, in_data,
+			     "chunk %u at byte %llu holds columns of a layout this gtsc-bpf does not know: a newer recorder wrote it; records before it are readable",
+			     c->idx, (unsigned long long)c->pos);
+		return 1;
+	}
+	return err ? bad_size(r, c, in_data) : 0;
+}
+
 /*
  * Reads chunk C's payload into OUT (room for raw_len bytes) and checks it.
  * 0: good; 1: damaged (said why); -errno: I/O error.
@@ -669,11 +729,12 @@ static int load_payload(struct gtsc_reader *r, const struct data_chunk *c, char 
 	const struct gtsc_chunk_hdr *h = &c->h;
 	bool zlib = h->flags & GTSC_CHUNK_ZLIB;
 	bool lz4 = h->flags & GTSC_CHUNK_LZ4;
+	bool zstd = h->flags & GTSC_CHUNK_ZSTD;
 	char *in = out;
 	ssize_t n;
 	int ret;
 
-	if (zlib || lz4) {
+	if (zlib || lz4 || zstd) {
 		if (GROW(r->stored, r->stored_cap, h->len))
 			return -ENOMEM;
 		in = r->stored;
@@ -704,6 +765,8 @@ static int load_payload(struct gtsc_reader *r, const struct data_chunk *c, char 
 	}
 	if (lz4)
 		return unlz4(r, c, in, out, in_data);
+	if (zstd)
+		return unzstd(r, c, in, out, in_data);
 	if (!zlib)
 		return 0;
 	if (inflateReset(&r->zs) != Z_OK)
@@ -775,6 +838,18 @@ static int load_meta_chunk(struct gtsc_reader *r, const struct data_chunk *c)
 
 /* ---- the chunk walk ---- */
 
+#define KNOWN_CODECS (GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4 | GTSC_CHUNK_ZSTD | GTSC_CHUNK_COLS)
+
+/* At most one compressor; columns only inside zstd, and only in DATA. */
+static bool one_codec(__u16 flags)
+{
+	unsigned int z = flags & (GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4 | GTSC_CHUNK_ZSTD);
+
+	if (z & (z - 1))
+		return false;
+	return !(flags & GTSC_CHUNK_COLS) || (flags & GTSC_CHUNK_ZSTD);
+}
+
 static bool check_chunk_hdr(struct gtsc_reader *r, const struct data_chunk *c)
 {
 	const struct gtsc_chunk_hdr *h = &c->h;
@@ -792,14 +867,14 @@ static bool check_chunk_hdr(struct gtsc_reader *r, const struct data_chunk *c)
 			     c->idx, pos, h->seq);
 		return false;
 	}
-	if (h->flags & GTSC_CHUNK_CODEC_MASK & ~(GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4)) {
+	if (h->flags & GTSC_CHUNK_CODEC_MASK & ~KNOWN_CODECS) {
 		mark_damaged(r, false,
 			     "chunk %u at byte %llu is compressed in a way this gtsc-bpf does not know (flags 0x%x): a newer recorder wrote it, or it is damaged; records before it are readable",
 			     c->idx, pos, h->flags);
 		return false;
 	}
 	if (h->len > GTSC_CHUNK_MAX_LEN || h->raw_len > GTSC_CHUNK_MAX_LEN ||
-	    (h->flags & GTSC_CHUNK_ZLIB && h->flags & GTSC_CHUNK_LZ4) ||
+	    !one_codec(h->flags) ||
 	    (!(h->flags & GTSC_CHUNK_CODEC_MASK) && h->len != h->raw_len)) {
 		mark_damaged(r, false,
 			     "chunk %u at byte %llu has an impossible length; records before it are readable",
@@ -1258,6 +1333,9 @@ void gtsc_reader__close(struct gtsc_reader *r)
 	event_classes__free(r->classes);
 	if (r->zs_ready)
 		inflateEnd(&r->zs);
+	ZSTD_freeDCtx(r->zstd);
+	col_coder__free(r->cols);
+	free(r->colbuf);
 	for (size_t i = 0; i < GTSC_CHUNK_TYPE_MAX; i++)
 		free(r->texts[i].buf);
 	for (size_t i = 0; i < r->n_owned; i++)

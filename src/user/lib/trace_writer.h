@@ -15,6 +15,8 @@ struct strbuf;
 enum gtsc_writer_codec {
 	GTSC_WRITER_LZ4 = 0, /* decompresses several times faster than zlib: the default */
 	GTSC_WRITER_ZLIB = 1, /* what format 1.0 readers can read */
+	GTSC_WRITER_ZSTD = 2, /* the column transform, then zstd (1.2): the smallest */
+	GTSC_WRITER_ZSTD_ROWS = 3, /* zstd of the records as they are: to measure the columns */
 };
 
 struct gtsc_writer_opts {
@@ -26,8 +28,9 @@ struct gtsc_writer_opts {
 	char *errbuf;	   /* the sentence of a refused path */
 	size_t errbuf_sz;
 	struct strbuf *mem; /* not NULL: the bytes are appended here, PATH is not used */
+	long zstd_level;    /* 0: the default (1) */
 };
-#define gtsc_writer_opts__last_field mem
+#define gtsc_writer_opts__last_field zstd_level
 
 /*
  * Creates PATH, mode 0600 (out_file.h: links, .old), and writes the file
