@@ -47,18 +47,37 @@ if [ -n "$missing" ]; then
 	exit 0
 fi
 
+# Is a release (or a kernels.txt line, its regex escapes dropped) selected?
+selected() {
+	local p
+	[ $# -gt 1 ] || return 0
+	for p in "${@:2}"; do
+		case ${1//\\/} in *"$p"*) return 0 ;; esac
+	done
+	return 1
+}
+
+# A kernels.txt line without a cached kernel is a FAIL, never a silent skip.
 kernels=()
-while read -r dir; do
-	rel=${dir##*/}
-	if [ $# -gt 0 ]; then
-		keep=0
-		for p in "$@"; do
-			case $rel in *"$p"*) keep=1 ;; esac
-		done
-		[ $keep = 1 ] || continue
+unfetched=()
+while read -r dir why; do
+	if [ "$dir" = missing ]; then
+		name=${why%% *}
+		name=${name#^}
+		name=${name%$}
+		name=${name//\\/}
+		name=${name#linux-image-}
+		selected "$name" "$@" && unfetched+=("FAIL vm-${name%-amd64}/fetch: ${why#* }")
+		continue
 	fi
+	rel=${dir##*/}
+	selected "$rel" "$@" || continue
 	kernels+=("$rel")
 done < <(VM_CACHE=$CACHE scripts/fetch-kernels.sh --list)
+for line in "${unfetched[@]}"; do echo "$line"; done
+if [ ${#kernels[@]} = 0 ] && [ ${#unfetched[@]} -gt 0 ]; then
+	exit 1
+fi
 if [ ${#kernels[@]} = 0 ]; then
 	echo "SKIP vm: no kernel in $CACHE${1:+ matching $*} (run scripts/fetch-kernels.sh)"
 	exit 0
@@ -290,4 +309,4 @@ while read -r rel p f s secs; do
 	printf '%-28s | %6s | %6s | %7s | %4s\n' "$rel" "$p" "$f" "$s" "$secs"
 	fails=$((fails + f))
 done < <(for rel in "${kernels[@]}"; do cat "$WORK/$rel.row" 2>/dev/null || echo "$rel ? 1 ? ?"; done)
-[ "$fails" = 0 ]
+[ "$fails" = 0 ] && [ ${#unfetched[@]} = 0 ]
