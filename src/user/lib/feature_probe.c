@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -28,6 +29,7 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_KPROBE] = "kprobe",
 	[GTSC_FEAT_KPROBE_MULTI] = "kprobe_multi",
 	[GTSC_FEAT_FENTRY] = "fentry",
+	[GTSC_FEAT_BPF_PREEMPTIBLE] = "bpf_preemptible",
 };
 
 /* Attach probes go here: traceable and in BTF on every kernel since 5.10. */
@@ -259,6 +261,21 @@ static void probe_attach(struct gtsc_features *f)
 	feat_set(f, GTSC_FEAT_FENTRY, !probe_fentry(f->vmlinux, why, sizeof(why)), why);
 }
 
+/*
+ * PREEMPT_RT (/sys/kernel/realtime, or "PREEMPT_RT" in uname -v): BPF
+ * programs run preemptible there, with only migration disabled, so a task
+ * preempted inside one makes the kernel skip the next task's run of it on
+ * that CPU, even on hooks no interrupt reaches (sys_enter, sys_exit).
+ */
+static bool probe_preempt_rt(void)
+{
+	struct utsname u;
+
+	if (read_int_file("/sys/kernel/realtime") == 1)
+		return true;
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
+}
+
 int gtsc_features__init(struct gtsc_features *f)
 {
 	int err;
@@ -276,6 +293,8 @@ int gtsc_features__init(struct gtsc_features *f)
 		 "tp_btf programs do not load (needs kernel BTF, Linux 5.5)");
 	feat_set(f, GTSC_FEAT_TP_BTF_VOID_ARG, probe_tp_btf_void_arg(f->vmlinux),
 		 "the verifier refuses `void *` tracepoint arguments: read with a probe instead");
+	feat_set(f, GTSC_FEAT_BPF_PREEMPTIBLE, probe_preempt_rt(),
+		 "BPF programs run with preemption off (no PREEMPT_RT)");
 	probe_tracefs(f);
 	probe_attach(f);
 	return 0;
