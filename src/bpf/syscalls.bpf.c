@@ -749,7 +749,17 @@ static __always_inline bool sys_skipped(__u8 hook, __u32 slot)
 	return true;
 }
 
-static __always_inline int sys_enter_raw(struct pt_regs *regs, long id)
+static __always_inline int enter_btf(struct pt_regs *regs, long id)
+{
+	return sys_enter_body(regs, id, false);
+}
+
+static __always_inline int exit_btf(struct pt_regs *regs, long ret)
+{
+	return sys_exit_body(regs, false, regs->orig_ax, ret);
+}
+
+static __always_inline int enter_raw(struct pt_regs *regs, long id)
 {
 	struct pt_regs r;
 
@@ -760,68 +770,49 @@ static __always_inline int sys_enter_raw(struct pt_regs *regs, long id)
 	return sys_enter_body(&r, id, true);
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(gtsc_sys_enter_btf, struct pt_regs *regs, long id)
+static __always_inline int exit_raw(struct pt_regs *regs, long ret)
 {
-	sys_ran(MARK_ENTER);
-	return sys_enter_body(regs, id, false);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(gtsc_sys_exit_btf, struct pt_regs *regs, long ret)
-{
-	sys_ran(MARK_EXIT);
-	return sys_exit_body(regs, false, regs->orig_ax, ret);
-}
-
-SEC("raw_tp/sys_enter")
-int BPF_PROG(gtsc_sys_enter_raw, struct pt_regs *regs, long id)
-{
-	sys_ran(MARK_ENTER);
-	return sys_enter_raw(regs, id);
-}
-
-SEC("raw_tp/sys_exit")
-int BPF_PROG(gtsc_sys_exit_raw, struct pt_regs *regs, long ret)
-{
-	sys_ran(MARK_EXIT);
 	return sys_exit_body(regs, true, BPF_CORE_READ(regs, orig_ax), ret);
 }
 
-/* The rescue programs of each of the four above: NAME_r, then NAME_r2. */
-#define RESCUE_BTF(name)                                                                     \
-	SEC("tp_btf/sys_enter")                                                                    \
-	int BPF_PROG(gtsc_sys_enter_btf##name, struct pt_regs *regs, long id)                      \
+/*
+ * The programs of one flavour (tp_btf or raw_tp, KIND btf or raw): the
+ * first pair, gtsc_sys_{enter,exit}_KIND, then each rescue pair, NAME _r
+ * and _r2 (attached only on PREEMPT_RT).
+ */
+#define SYS_PROGS(sec, kind)                                                                       \
+	SEC(sec "/sys_enter")                                                                      \
+	int BPF_PROG(gtsc_sys_enter_##kind, struct pt_regs *regs, long id)                         \
 	{                                                                                          \
-		if (!sys_skipped(MARK_ENTER, GTSC_RESCUE_SYS_ENTER))                         \
-			return 0;                                                                  \
-		return sys_enter_body(regs, id, false);                                            \
+		sys_ran(MARK_ENTER);                                                               \
+		return enter_##kind(regs, id);                                                     \
 	}                                                                                          \
-	SEC("tp_btf/sys_exit")                                                                     \
-	int BPF_PROG(gtsc_sys_exit_btf##name, struct pt_regs *regs, long ret)                      \
+	SEC(sec "/sys_exit")                                                                       \
+	int BPF_PROG(gtsc_sys_exit_##kind, struct pt_regs *regs, long ret)                         \
 	{                                                                                          \
-		if (!sys_skipped(MARK_EXIT, GTSC_RESCUE_SYS_EXIT))                           \
-			return 0;                                                                  \
-		return sys_exit_body(regs, false, regs->orig_ax, ret);                             \
+		sys_ran(MARK_EXIT);                                                                \
+		return exit_##kind(regs, ret);                                                     \
 	}
 
-#define RESCUE_RAW(name)                                                                     \
-	SEC("raw_tp/sys_enter")                                                                    \
-	int BPF_PROG(gtsc_sys_enter_raw##name, struct pt_regs *regs, long id)                      \
+#define SYS_RESCUE(sec, kind, name)                                                                \
+	SEC(sec "/sys_enter")                                                                      \
+	int BPF_PROG(gtsc_sys_enter_##kind##name, struct pt_regs *regs, long id)                   \
 	{                                                                                          \
-		if (!sys_skipped(MARK_ENTER, GTSC_RESCUE_SYS_ENTER))                         \
+		if (!sys_skipped(MARK_ENTER, GTSC_RESCUE_SYS_ENTER))                               \
 			return 0;                                                                  \
-		return sys_enter_raw(regs, id);                                                    \
+		return enter_##kind(regs, id);                                                     \
 	}                                                                                          \
-	SEC("raw_tp/sys_exit")                                                                     \
-	int BPF_PROG(gtsc_sys_exit_raw##name, struct pt_regs *regs, long ret)                      \
+	SEC(sec "/sys_exit")                                                                       \
+	int BPF_PROG(gtsc_sys_exit_##kind##name, struct pt_regs *regs, long ret)                   \
 	{                                                                                          \
-		if (!sys_skipped(MARK_EXIT, GTSC_RESCUE_SYS_EXIT))                           \
+		if (!sys_skipped(MARK_EXIT, GTSC_RESCUE_SYS_EXIT))                                 \
 			return 0;                                                                  \
-		return sys_exit_body(regs, true, BPF_CORE_READ(regs, orig_ax), ret);               \
+		return exit_##kind(regs, ret);                                                     \
 	}
 
-RESCUE_BTF(_r)
-RESCUE_BTF(_r2)
-RESCUE_RAW(_r)
-RESCUE_RAW(_r2)
+SYS_PROGS("tp_btf", btf)
+SYS_RESCUE("tp_btf", btf, _r)
+SYS_RESCUE("tp_btf", btf, _r2)
+SYS_PROGS("raw_tp", raw)
+SYS_RESCUE("raw_tp", raw, _r)
+SYS_RESCUE("raw_tp", raw, _r2)
