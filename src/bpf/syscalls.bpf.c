@@ -699,9 +699,10 @@ static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, lo
  * misses minus the rescued events.
  */
 /*
- * The bytes, eight threads to a value.  Only PREEMPT_RT needs them (the
- * feature probe's bpf_preemptible): elsewhere the loader leaves the rescue
- * programs out, shrinks this map to one entry and clears gtsc_sys_rescue.
+ * The bytes, eight threads to a value.  Only kernels that run these
+ * programs preemptible need them (the feature probe's bpf_preemptible:
+ * PREEMPT_RT, 7.x): elsewhere the loader leaves the rescue programs out,
+ * shrinks this map to one entry and clears gtsc_sys_rescue.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -778,7 +779,7 @@ static __always_inline int exit_raw(struct pt_regs *regs, long ret)
 /*
  * The programs of one flavour (tp_btf or raw_tp, KIND btf or raw): the
  * first pair, gtsc_sys_{enter,exit}_KIND, then each rescue pair, NAME _r
- * and _r2 (attached only on PREEMPT_RT).
+ * and _r2 (attached only where bpf_preemptible).
  */
 #define SYS_PROGS(sec, kind)                                                                       \
 	SEC(sec "/sys_enter")                                                                      \

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
@@ -262,18 +262,23 @@ static void probe_attach(struct gtsc_features *f)
 }
 
 /*
- * PREEMPT_RT (/sys/kernel/realtime, or "PREEMPT_RT" in uname -v): BPF
- * programs run preemptible there, with only migration disabled, so a task
- * preempted inside one makes the kernel skip the next task's run of it on
- * that CPU, even on hooks no interrupt reaches (sys_enter, sys_exit).
+ * Whether a task can be preempted inside our syscall programs, which makes
+ * the kernel skip the next task's run of the same program on that CPU
+ * (hooks no interrupt reaches: sys_enter, sys_exit).  PREEMPT_RT
+ * (/sys/kernel/realtime, or "PREEMPT_RT" in uname -v) runs every BPF
+ * program with only migration disabled.  Linux 7.x runs the programs of
+ * its faultable syscall tracepoints preemptible too: Debian's 7.3.4 (not
+ * -rt) skipped 1,545 of 24,000 events of live/rt, its 6.19.6 none.
  */
-static bool probe_preempt_rt(void)
+static bool probe_bpf_preemptible(void)
 {
 	struct utsname u;
 
 	if (read_int_file("/sys/kernel/realtime") == 1)
 		return true;
-	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
+	if (uname(&u))
+		return false;
+	return strstr(u.version, "PREEMPT_RT") || atoi(u.release) >= 7;
 }
 
 int gtsc_features__init(struct gtsc_features *f)
@@ -293,8 +298,8 @@ int gtsc_features__init(struct gtsc_features *f)
 		 "tp_btf programs do not load (needs kernel BTF, Linux 5.5)");
 	feat_set(f, GTSC_FEAT_TP_BTF_VOID_ARG, probe_tp_btf_void_arg(f->vmlinux),
 		 "the verifier refuses `void *` tracepoint arguments: read with a probe instead");
-	feat_set(f, GTSC_FEAT_BPF_PREEMPTIBLE, probe_preempt_rt(),
-		 "BPF programs run with preemption off (no PREEMPT_RT)");
+	feat_set(f, GTSC_FEAT_BPF_PREEMPTIBLE, probe_bpf_preemptible(),
+		 "syscall programs run with preemption off (not PREEMPT_RT, before 7.0)");
 	probe_tracefs(f);
 	probe_attach(f);
 	return 0;

@@ -15,7 +15,7 @@ struct source_def {
 	const char *btf_prog, *btf_tp, *btf_spec;
 	/* Fallback: classic tracepoint fb_cat/fb_tp, or raw_tp when fb_cat is NULL. */
 	const char *fb_prog, *fb_cat, *fb_tp;
-	/* The chosen program's rescue program is its name + "_r", counted in this slot + 1. */
+	/* Its rescue programs' gtsc_rescued slot + 1 (0: none); named <prog>_r, <prog>_r2. */
 	int rescue;
 };
 
