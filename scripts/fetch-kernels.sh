@@ -246,7 +246,7 @@ while read -r PAT _ <&3; do
 			continue
 		fi
 		say "no package matches $PAT"
-		echo "no package in the suites $(write_sources | awk '{print $(NF-1)}' | tr '\n' ' ')" >"$(why_file "$PAT")"
+		echo "no package in the suites $(write_sources | awk '{print $(NF-1)}' | tr '\n' ' ' | sed 's/ $//')" >"$(why_file "$PAT")"
 		rc=1
 		continue
 	fi

@@ -10,9 +10,10 @@
 #   tests/vm/run.sh              every kernel
 #   tests/vm/run.sh 6.12 ...     only kernels whose release contains 6.12
 # Environment:
-#   VM_TIMEOUT    seconds per kernel before qemu is killed (600; the full
-#                 lane took ~250 s per kernel on a loaded 2-core machine)
-#   VM_JOBS       kernels booted at once (1; each VM has 2 vCPUs)
+#   VM_TIMEOUT    seconds per kernel before qemu is killed (900; the full
+#                 lane took 277-479 s per kernel, two at a time, on a
+#                 2-core machine with a load average of 7-11)
+#   VM_JOBS       kernels booted at once (2; each VM has 2 vCPUs)
 #   GTSC_STATIC   a prebuilt static gtsc-bpf to use instead of building one
 #   VM_LANE       script the guest runs instead of tests/live/lane.sh
 #   VM_WORKLOADS  workload directory (default $OUTPUT/tests/live, built here)
@@ -23,8 +24,8 @@ cd "$(dirname "$0")/../.."
 
 OUT=${OUTPUT:-.output}
 CACHE=${VM_CACHE:-.cache/vm}
-TIMEOUT=${VM_TIMEOUT:-600}
-JOBS=${VM_JOBS:-1}
+TIMEOUT=${VM_TIMEOUT:-900}
+JOBS=${VM_JOBS:-2}
 LOGDIR=$OUT/vm
 SENTINEL=GTSC-VM-DONE
 
