@@ -34,6 +34,7 @@ if [ -n "$missing" ]; then
 fi
 
 if [ "${1:-all}" != build ] && [ -x scripts/fetch-kernels.sh ]; then
-	scripts/fetch-kernels.sh
+	# A kernel that cannot be fetched is the VM lane's FAIL line, not the end of CI.
+	scripts/fetch-kernels.sh || echo "deps: some VM kernels could not be fetched (tests/vm/run.sh says which)" >&2
 fi
 echo "deps: ok"

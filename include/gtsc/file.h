@@ -138,7 +138,8 @@ _Static_assert(sizeof(struct gtsc_chunk_hdr) == 24, "chunk header is ABI");
  *                                  (an overwrite channel's region: per CPU, or "all"
  *                                  for a global one; its retained records are the
  *                                  file's records of that channel)
- *   prog	<program name>	<recursion misses>
+ *   prog	<source name>	<events the kernel skipped (recursion protection)
+ *                                  that no rescue program recorded: lost>
  *   meta	<key>	<value>          (end_ns, records, ...)
  */
 

@@ -403,8 +403,9 @@ GTSC_API bool gtsc_reader__has_counts(const struct gtsc_reader *r);
 
 /**
  * @brief Events the kernel itself skipped (BPF recursion protection: a
- * program not run because another was running on that CPU), summed over
- * the trace's programs; 0 without a trailer.  No drop counter sees them.
+ * program not run because it was already running on that CPU) and that
+ * no rescue program recorded, summed over the trace's programs; 0 without
+ * a trailer.  No drop counter sees them.
  */
 GTSC_API __u64 gtsc_reader__prog_misses(const struct gtsc_reader *r);
 

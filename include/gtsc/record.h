@@ -258,8 +258,9 @@ GTSC_API int gtsc_session__sources(const struct gtsc_session *s, char *buf, size
 GTSC_API const char *gtsc_session__trigger(const struct gtsc_session *s, __u64 *count);
 
 /**
- * @brief Events the kernel skipped because another BPF program was
- * running on that CPU (recursion protection): no drop counter sees them.
+ * @brief Events the kernel skipped because the same BPF program was
+ * already running on that CPU (recursion protection) and that no rescue
+ * program recorded: lost, and no drop counter sees them.
  * @return 0 or -EINVAL
  */
 GTSC_API int gtsc_session__missed(struct gtsc_session *s, __u64 *missed);

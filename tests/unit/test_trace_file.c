@@ -167,7 +167,9 @@ static const char channels_text[] = "0\tsyscalls\tpercpu\t2\t1048576\tdiscard\n"
 				    "1\tkmem\tglobal\t1\t4194304\tdiscard\n"
 				    "garbage line\n";
 static const char syscalls_text[] = "0\tread\tunsigned int\tfd\tchar *\tbuf\tsize_t\tcount\n"
-				    "1\twrite\tunsigned int\tfd\tconst char *\tbuf\tsize_t\tcount\n"
+				    /* as recorders before 6.19's fix wrote 6.19+'s user-memory field */
+				    "1\twrite\tunsigned int\tfd\tconst char *\tbuf\tsize_t\tcount"
+				    "\t__data_loc char[]\t__buf_val\n"
 				    "231\texit_group\tint\terror_code\n"
 				    "500\tmany\ta\t1\tb\t2\tc\t3\td\t4\te\t5\tf\t6\tg\t7\n";
 static const char formats_text[] = "name: sys_enter\nID: 17\nformat:\n\tfield:int nr;\n";

@@ -39,6 +39,7 @@
 
 #include "col_codec.h"
 #include "events.h"
+#include "metadata.h"
 #include "trace_reader.h"
 #include "trace_util.h"
 
@@ -444,12 +445,12 @@ static int parse_channel_line(struct gtsc_reader *r, char *line)
 static int parse_syscall_line(struct gtsc_reader *r, char *line)
 {
 	struct gtsc_syscall_info s = {};
-	char *f[2 + 2 * 6 + 1];
+	char *f[2 + 2 * 12 + 1]; /* room for 6.19+'s extra fields */
 	char *end;
 	long nr;
 	int n;
 
-	n = split_tabs(line, f, 2 + 2 * 6 + 1);
+	n = split_tabs(line, f, 2 + 2 * 12 + 1);
 	if (n < 2 || !*f[0] || !*f[1])
 		return 0;
 	errno = 0;
@@ -458,9 +459,13 @@ static int parse_syscall_line(struct gtsc_reader *r, char *line)
 		return 0;
 	s.nr = (int)nr;
 	copy_str(s.name, sizeof(s.name), f[1]);
-	for (int i = 2; i + 1 < n && s.nr_args < 6; i += 2, s.nr_args++) {
+	for (int i = 2; i + 1 < n && s.nr_args < 6; i += 2) {
+		/* Older recorders listed 6.19+'s user-memory fields as arguments. */
+		if (!gtsc_syscall_field_is_arg(f[i], f[i + 1]))
+			continue;
 		copy_str(s.arg_type[s.nr_args], sizeof(s.arg_type[0]), f[i]);
 		copy_str(s.arg_name[s.nr_args], sizeof(s.arg_name[0]), f[i + 1]);
+		s.nr_args++;
 	}
 	if (GROW(r->sys, r->cap_sys, r->n_sys + 1))
 		return -ENOMEM;
