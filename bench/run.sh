@@ -35,8 +35,23 @@ N_FAST=${BENCH_N:-2000000}
 N_SLOW=${BENCH_N_SLOW:-50000}
 TIMEOUT=${BENCH_TIMEOUT:-180}
 
-WORKLOADS="getppid openread"
-declare -A SPI=([getppid]=1 [openread]=3) # syscalls per iteration
+WORKLOADS=${BENCH_WORKLOADS:-"getppid openread pingpong"}
+# Events per iteration: syscalls for getppid/openread, context switches for
+# pingpong (its ns_per_iter is per switch), so +ns/call reads "per event".
+declare -A SPI=([getppid]=1 [openread]=3 [pingpong]=1)
+# What each tracer records for a workload: raw syscalls, or sched_switch
+# (issue 11's ping-pong: the cost of a tracepoint recorded by name).
+declare -A GTSC_EV=([getppid]=syscalls [openread]=syscalls [pingpong]=sched:sched_switch)
+declare -A GTSC_CH=([getppid]=syscalls [openread]=syscalls [pingpong]=events)
+declare -A PERF_EV=([getppid]=raw_syscalls:sys_enter,raw_syscalls:sys_exit
+	[openread]=raw_syscalls:sys_enter,raw_syscalls:sys_exit [pingpong]=sched:sched_switch)
+declare -A TC_EV=([getppid]=raw_syscalls [openread]=raw_syscalls [pingpong]=sched:sched_switch)
+declare -A TC_ON=([getppid]=raw_syscalls/sys_exit [openread]=raw_syscalls/sys_exit
+	[pingpong]=sched/sched_switch)
+# Tracers that record sched_switch too; the rest are syscall tracers only.
+SCHED_CFGS=" untraced gtsc perf_record trace_cmd "
+N_PINGPONG=${BENCH_N_PINGPONG:-200000} # round trips: ~2 s a run at ~5 us a switch
+WL=getppid # the workload being measured (set by measure)
 
 CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc gtsc_lz4 gtsc_live perf_record trace_cmd bpftrace perf_trace strace"}
 SLOW=" bpftrace perf_trace strace "
@@ -172,33 +187,33 @@ cfg_gtsc() {
 	local log=$1
 	shift
 	if [ -n "${BENCH_LIVE_OUT:-}" ]; then # --live's lines there, the summary in the log
-		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e syscalls ${BENCH_GTSC_OPTS:-} \
+		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e "${GTSC_EV[$WL]}" ${BENCH_GTSC_OPTS:-} \
 			-o "$SCRATCH/trace" -- "$@" >"$BENCH_LIVE_OUT" 2>"$log" || return
 	else
-		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e syscalls ${BENCH_GTSC_OPTS:-} \
+		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e "${GTSC_EV[$WL]}" ${BENCH_GTSC_OPTS:-} \
 			-o "$SCRATCH/trace" -- "$@" >"$log" 2>&1 || return
 	fi
 	# Its summary is a table with a header row ("channel ... dropped
-	# [overwritten]") and one row per channel; the syscalls row is ours.
+	# [overwritten]") and one row per channel; the workload's is ours.
 	# Columns are found by name: the table has grown columns before.
 	LOST=$(awk '$1 == "channel" && /dropped/ {
 			for (i = 1; i <= NF; i++) col[$i] = i
 			next
 		}
-		col["dropped"] && $1 == "syscalls" {
+		col["dropped"] && $1 == ch {
 			n = $col["dropped"]
 			if (col["overwritten"] && $col["overwritten"] ~ /^[0-9]+$/)
 				n += $col["overwritten"]
 			print n
 			exit
-		}' "$log")
+		}' ch="${GTSC_CH[$WL]}" "$log")
 	[ -n "$LOST" ] || LOST=-
 }
 
 cfg_perf_record() {
 	local log=$1 pct total
 	shift
-	on_tracer_cpus timeout "$TIMEOUT" perf record -e 'raw_syscalls:sys_enter,raw_syscalls:sys_exit' \
+	on_tracer_cpus timeout "$TIMEOUT" perf record -e "${PERF_EV[$WL]}" \
 		-o "$SCRATCH/trace" -- "$@" >"$log" 2>&1 || return
 	# perf says "Processed N samples and lost P%!" only when it lost some.
 	read -r total pct < <(grep -oE 'Processed [0-9]+ samples and lost [0-9.]+%' "$log" |
@@ -227,13 +242,13 @@ cfg_trace_cmd() {
 	# No timeout(1) here: $! must be the workload itself, -P filters on it.
 	BENCH_GATE=$gate "$@" >"$log" 2>&1 &
 	wpid=$!
-	on_tracer_cpus trace-cmd record -B "$TC_INSTANCE" -d -k -e raw_syscalls -P "$wpid" \
+	on_tracer_cpus trace-cmd record -B "$TC_INSTANCE" -d -k -e "${TC_EV[$WL]}" -P "$wpid" -c \
 		-o "$SCRATCH/trace.dat" >"$log.tc" 2>&1 &
 	tpid=$!
 	BG_PIDS="$wpid $tpid"
 
 	for i in $(seq 100); do
-		[ "$(cat "$inst/events/raw_syscalls/sys_exit/enable" 2>/dev/null)" = 1 ] && break
+		[ "$(cat "$inst/events/${TC_ON[$WL]}/enable" 2>/dev/null)" = 1 ] && break
 		kill -0 "$tpid" 2>/dev/null || break
 		sleep 0.05
 	done
@@ -332,6 +347,7 @@ expected_events() {
 iters_for() {
 	local cfg=$1 wl=$2 n=$N_FAST
 	is_slow "$cfg" && n=$N_SLOW
+	[ "$wl" != pingpong ] || n=$N_PINGPONG
 	echo $((n / SPI[$wl]))
 }
 
@@ -340,6 +356,7 @@ workload_cmd() {
 	case $wl in
 	getppid) echo "$OUT/getppid $iters" ;;
 	openread) echo "$OUT/openread $iters $SCRATCH/small.txt" ;;
+	pingpong) echo "$OUT/pingpong $iters" ;;
 	esac
 }
 
@@ -350,7 +367,9 @@ measure() {
 	local cfg=$1 wl=$2 iters log ns raw why rc
 
 	raw=$OUT/raw/$wl.$cfg
+	[ "$wl" != pingpong ] || [[ $SCHED_CFGS == *" $cfg "* ]] || return 0
 	[ ! -f "$raw.fail" ] || [ "$(wc -l <"$raw.fail")" -lt 2 ] || return 0
+	WL=$wl
 	iters=$(iters_for "$cfg" "$wl")
 	log=$OUT/raw/$wl.$cfg.log
 	LOST=-
@@ -365,7 +384,7 @@ measure() {
 		why=$(grep -v -e ns_per_iter -e RLIMIT_MEMLOCK -e '^error: ' "$log" |
 			grep -iE 'error|fail|not |denied|segm|abort|invalid' | head -2 |
 			sed 's/^ *//' | paste -sd ';' | sed 's/;/; /g') || true
-		why=${why:-$(grep '^error: ' "$log" | head -1)}
+		why=${why:-$(grep '^error: ' "$log" | head -1 || true)}
 		[ "$rc" != 124 ] || why="timed out after ${TIMEOUT}s"
 		[ -n "$why" ] || why="exit status $rc: $(tail -1 "$log")"
 	fi
@@ -425,6 +444,7 @@ summarize() {
 		base_best=$(col 1 "$OUT/raw/$wl.untraced" 2>/dev/null | minimum) || true
 		for cfg in $CONFIGS; do
 			raw=$OUT/raw/$wl.$cfg
+			[ "$wl" != pingpong ] || [[ $SCHED_CFGS == *" $cfg "* ]] || continue
 			if [ -n "${NA[$cfg]:-}" ] || [ ! -s "$raw" ]; then
 				printf '%-9s %-16s n/a (%s)\n' "$wl" "${LABEL[$cfg]}" \
 					"${NA[$cfg]:-$(tail -1 "$raw.fail" 2>/dev/null || echo 'no runs')}"
@@ -481,7 +501,7 @@ goal() {
 }
 
 verdict() {
-	local wl g b p f
+	local wl g b p f t
 
 	echo
 	for wl in $WORKLOADS; do
@@ -491,6 +511,17 @@ verdict() {
 		if [ -z "$g" ]; then
 			echo "verdict $wl: gtsc-bpf n/a (${NA[gtsc]:-$(tail -1 "$OUT/raw/$wl.gtsc.fail" 2>/dev/null ||
 				echo "not in this run")})"
+			continue
+		fi
+		if [ "$wl" = pingpong ]; then # sched_switch by name: at or below trace-cmd's cost
+			t=${ADD[$wl.trace_cmd]:-}
+			if [ -n "$t" ]; then
+				goal "verdict $wl: gtsc-bpf +$g ns/switch / trace-cmd +$t" "$g" "$t" \
+					"${ADD_BEST[$wl.gtsc]}" "${ADD_BEST[$wl.trace_cmd]}" "<=" 1.0 \
+					"$wl.untraced $wl.gtsc $wl.trace_cmd"
+			else
+				echo "verdict $wl: trace-cmd n/a, no comparison"
+			fi
 			continue
 		fi
 		# Against the floor with the same records: gtsc --no-capture when it ran.
