@@ -443,5 +443,6 @@ GTSC_API void gtsc_reader__close(struct gtsc_reader *r);
 #include "control.h"  /* runtime control of named sessions; kernel features */
 #include "syscalls.h" /* decoding syscall records */
 #include "kmem.h"     /* kmem analysis */
+#include "tracepoints.h" /* tracepoints recorded by name */
 
 #endif /* __GTSC_GTSC_H */

@@ -17,6 +17,7 @@ enum gtsc_class {
 	GTSC_CLASS_SYSCALLS = 1,
 	GTSC_CLASS_KMEM = 2,
 	GTSC_CLASS_FUNCS = 3, /* function probes (-k) */
+	GTSC_CLASS_EVENTS = 4, /* tracepoints by name (-e GROUP:NAME) */
 	GTSC_CLASS_MAX,
 };
 
@@ -85,6 +86,22 @@ struct gtsc_flight_slot {
 struct gtsc_flight_head {
 	__u64 pos; /* slots claimed so far */
 	__u64 __pad[7];
+};
+
+/*
+ * -e GROUP:NAME: what the one generic tracepoint program needs to copy an
+ * entry, keyed by the entry's common_type (u32).  dyn[] are the offsets of
+ * the __data_loc words (GTSC_TP_DYN_REL set: __rel_loc, whose offset counts
+ * from the end of the word); the copy reaches the furthest end of their data.
+ */
+#define GTSC_TP_MAX_DYN 8
+#define GTSC_TP_DYN_REL 0x8000
+#define GTSC_TP_MAX_EVENTS 4096
+
+struct gtsc_tp_info {
+	__u16 fixed; /* the entry's fixed part: max offset + size over the format's fields */
+	__u16 nr_dyn;
+	__u16 dyn[GTSC_TP_MAX_DYN];
 };
 
 struct gtsc_chan_counters {

@@ -6,6 +6,7 @@
 #include <gtsc/gtsc.h>
 #include "comm_table.h"
 #include "event_print.h"
+#include "tp_print.h"
 
 enum field_kind { F_INT, F_UINT, F_HEX, F_STR };
 
@@ -36,6 +37,7 @@ struct event_printer {
 	size_t nr_caches;
 	char sym[160]; /* scratch for a symbolized call site */
 	struct gtsc_syscall_decoder *compat; /* names i386 calls; made at the first */
+	struct tp_printer *tp; /* -e GROUP:NAME records; made at the first */
 };
 
 void json_put_str(FILE *out, const char *s)
@@ -80,6 +82,7 @@ void event_printer__free(struct event_printer *p)
 		return;
 	comm_table__free(p->comms);
 	gtsc_syscall_decoder__free(p->compat);
+	tp_printer__free(p->tp);
 	free(p->caches);
 	free(p);
 }
@@ -535,6 +538,11 @@ int event_printer__print(struct event_printer *p, const struct gtsc_rec_hdr *rec
 	case GTSC_REC_DROPS: print_drops(p, (const void *)rec); break;
 	case GTSC_REC_FUNC: print_func(p, (const void *)rec); break;
 	case GTSC_REC_PRINTF: print_printf(p, (const void *)rec); break;
+	case GTSC_REC_TRACEPOINT:
+		p->tp = p->tp ?: tp_printer__new(p->r);
+		put_head(p, rec, tp_printer__name(p->tp, rec));
+		tp_printer__print(p->tp, rec, p->out, p->json);
+		break;
 	default: break; /* a newer recorder's record: skipped by size */
 	}
 	return ferror(p->out) ? -EIO : 0;

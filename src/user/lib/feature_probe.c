@@ -28,6 +28,7 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_KPROBE] = "kprobe",
 	[GTSC_FEAT_KPROBE_MULTI] = "kprobe_multi",
 	[GTSC_FEAT_FENTRY] = "fentry",
+	[GTSC_FEAT_TRACEPOINT] = "tracepoint",
 };
 
 /* Attach probes go here: traceable and in BTF on every kernel since 5.10. */
@@ -50,22 +51,30 @@ static bool path_exists(const char *p)
 	return access(p, F_OK) == 0;
 }
 
-static void probe_tracefs(struct gtsc_features *f)
+void gtsc_tracefs__find(char *buf, size_t size)
 {
 	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char p[96];
 
+	buf[0] = '\0';
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(p, sizeof(p), "%s/events", dirs[i]);
 		if (path_exists(p)) {
-			snprintf(f->tracefs, sizeof(f->tracefs), "%s", dirs[i]);
-			break;
+			snprintf(buf, size, "%s", dirs[i]);
+			return;
 		}
 	}
 	/* Mounting is what a user would do by hand; do it for them when root. */
-	if (!f->tracefs[0] && mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 &&
+	if (mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 &&
 	    path_exists("/sys/kernel/tracing/events"))
-		snprintf(f->tracefs, sizeof(f->tracefs), "%s", dirs[0]);
+		snprintf(buf, size, "%s", dirs[0]);
+}
+
+static void probe_tracefs(struct gtsc_features *f)
+{
+	char p[96];
+
+	gtsc_tracefs__find(f->tracefs, sizeof(f->tracefs));
 	feat_set(f, GTSC_FEAT_TRACEFS, f->tracefs[0],
 		 "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(p, sizeof(p), "%s/events/syscalls", f->tracefs);
@@ -277,6 +286,12 @@ int gtsc_features__init(struct gtsc_features *f)
 	feat_set(f, GTSC_FEAT_TP_BTF_VOID_ARG, probe_tp_btf_void_arg(f->vmlinux),
 		 "the verifier refuses `void *` tracepoint arguments: read with a probe instead");
 	probe_tracefs(f);
+	/* attached per tracepoint through perf events: a link (5.15) or the ioctl, libbpf's choice */
+	feat_set(f, GTSC_FEAT_TRACEPOINT,
+		 f->has[GTSC_FEAT_TRACEFS] &&
+			 libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACEPOINT, NULL) == 1,
+		 f->has[GTSC_FEAT_TRACEFS] ? "classic tracepoint programs do not load"
+					   : f->why[GTSC_FEAT_TRACEFS]);
 	probe_attach(f);
 	return 0;
 }

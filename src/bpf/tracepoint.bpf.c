@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Any tracepoint by name (-e GROUP:NAME): one classic tracepoint program,
+ * attached by the loader to every tracepoint asked for, copies the raw entry
+ * the kernel built for perf (ctx) into a GTSC_REC_TRACEPOINT record.  Nothing
+ * is formatted here; gtsc_tp_infos says how far the entry's fixed part and
+ * its __data_loc data reach.  The kernel stores a pt_regs pointer over the
+ * entry's first 8 bytes, the common fields, before it runs the program
+ * (perf_trace_run_bpf_submit): the event's id (common_type) comes as the
+ * attach cookie instead, and the common fields are rebuilt: type and pid,
+ * flags and preempt count 0.
+ * Classic tracepoint programs are the ones that see the entry: raw_tp and
+ * tp_btf get the tracepoint's arguments, which differ per event.
+ */
+#include "gtsc.bpf.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, GTSC_TP_MAX_EVENTS);
+	__type(key, __u32);
+	__type(value, struct gtsc_tp_info);
+} gtsc_tp_infos SEC(".maps");
+
+struct gtsc_tp_scratch {
+	__u8 raw[sizeof(struct gtsc_rec_tracepoint) + GTSC_TP_MAX_DATA];
+};
+
+/*
+ * One entry per CPU is enough: the kernel does not nest this program on a
+ * CPU (classic tracepoint programs share the per-CPU bpf_prog_active guard,
+ * a nested run is skipped).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct gtsc_tp_scratch);
+} gtsc_tp_scratch SEC(".maps");
+
+/* struct trace_entry: common_type, _flags, _preempt_count, _pid */
+#define TP_COMMON 8
+
+/* Where the entry's last dynamic field ends, from its __data_loc/__rel_loc words. */
+static __always_inline __u32 tp_entry_len(void *ctx, const struct gtsc_tp_info *info)
+{
+	__u32 len = info->fixed;
+
+#pragma clang loop unroll(full)
+	for (__u32 i = 0; i < GTSC_TP_MAX_DYN; i++) {
+		__u16 at = info->dyn[i] & ~GTSC_TP_DYN_REL;
+		__u32 loc = 0, end;
+
+		if (i >= info->nr_dyn)
+			break;
+		bpf_probe_read_kernel(&loc, sizeof(loc), ctx + at);
+		end = (loc & 0xffff) + (loc >> 16);
+		if (info->dyn[i] & GTSC_TP_DYN_REL)
+			end += at + sizeof(loc);
+		if (end > len)
+			len = end;
+	}
+	return len;
+}
+
+SEC("tracepoint")
+int gtsc_tracepoint(void *ctx)
+{
+	struct gtsc_rec_tracepoint *r;
+	struct gtsc_tp_scratch *sc;
+	struct gtsc_tp_info *info;
+	__u32 key, len, size;
+	__u16 type;
+
+	if (!gtsc_wanted())
+		return 0;
+	type = bpf_get_attach_cookie(ctx);
+	key = type;
+	info = bpf_map_lookup_elem(&gtsc_tp_infos, &key);
+	key = 0;
+	sc = bpf_map_lookup_elem(&gtsc_tp_scratch, &key);
+	if (!info || !sc)
+		return 0;
+	r = (void *)sc->raw;
+	len = tp_entry_len(ctx, info);
+	gtsc_fill_hdr(&r->hdr, GTSC_REC_TRACEPOINT, 0);
+	if (len > GTSC_TP_MAX_DATA) {
+		len = GTSC_TP_MAX_DATA;
+		r->hdr.flags = GTSC_TP_F_TRUNCATED;
+	}
+	if (len < TP_COMMON)
+		len = TP_COMMON;
+	bpf_probe_read_kernel(r->data + TP_COMMON, len - TP_COMMON, ctx + TP_COMMON);
+	*(__u16 *)r->data = type;
+	*(__u16 *)(r->data + 2) = 0; /* common_flags, common_preempt_count */
+	*(__u32 *)(r->data + 4) = r->hdr.tid;
+	size = (sizeof(*r) + len + 7) & ~7U;
+	r->hdr.size = size;
+	r->event_id = type;
+	r->data_len = len;
+	r->__pad = 0;
+	gtsc_output(GTSC_CLASS_EVENTS, sc, size, sizeof(*sc));
+	return 0;
+}
