@@ -44,6 +44,9 @@ GTSC_API int gtsc_tp_decoder__text(struct gtsc_tp_decoder *d, const struct gtsc_
  */
 GTSC_API int gtsc_tp_decoder__json(struct gtsc_tp_decoder *d, const struct gtsc_rec_hdr *rec,
 				   char *buf, size_t size);
+/** @brief The IDX-th event the trace has a format for (sorted by group, then name); NULL past the last. */
+GTSC_API const char *gtsc_tp_decoder__event(const struct gtsc_tp_decoder *d, size_t idx,
+					    const char **group);
 GTSC_API void gtsc_tp_decoder__free(struct gtsc_tp_decoder *d);
 
 /**

@@ -62,6 +62,11 @@ static __always_inline __u32 tp_entry_len(void *ctx, const struct gtsc_tp_info *
 	return len;
 }
 
+/*
+ * Returns 1 always: a classic tracepoint program's 0 tells the kernel to
+ * drop the event for every perf user of the tracepoint (perf record,
+ * another tracer) system-wide (perf_trace_run_bpf_submit); 1 lets it pass.
+ */
 SEC("tracepoint")
 int gtsc_tracepoint(void *ctx)
 {
@@ -72,14 +77,14 @@ int gtsc_tracepoint(void *ctx)
 	__u16 type;
 
 	if (!gtsc_wanted())
-		return 0;
+		return 1;
 	type = bpf_get_attach_cookie(ctx);
 	key = type;
 	info = bpf_map_lookup_elem(&gtsc_tp_infos, &key);
 	key = 0;
 	sc = bpf_map_lookup_elem(&gtsc_tp_scratch, &key);
 	if (!info || !sc)
-		return 0;
+		return 1;
 	r = (void *)sc->raw;
 	len = tp_entry_len(ctx, info);
 	gtsc_fill_hdr(&r->hdr, GTSC_REC_TRACEPOINT, 0);
@@ -99,5 +104,5 @@ int gtsc_tracepoint(void *ctx)
 	r->data_len = len;
 	r->__pad = 0;
 	gtsc_output(GTSC_CLASS_EVENTS, sc, size, sizeof(*sc));
-	return 0;
+	return 1;
 }

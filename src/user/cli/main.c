@@ -24,6 +24,7 @@ static const struct cmd cmds[] = {
 	{ "kill", cmd_control, "end a session: finish its file, detach, remove its state" },
 	{ "check", cmd_check, "check a trace file's integrity and kmem consistency" },
 	{ "features", cmd_features, "show what this kernel lets gtsc-bpf record" },
+	{ "list-events", cmd_list_events, "list this kernel's tracepoints (what -e GROUP:NAME takes)" },
 };
 
 void cli_log(void *ctx, enum gtsc_log_level level, const char *msg)

@@ -24,6 +24,7 @@ struct gtsc_tp_decoder {
 	struct tep_handle *tep;
 	struct tp_class *classes; /* sorted by event id */
 	size_t n;
+	struct tep_event **by_name; /* tep's list sorted by group and name */
 	__u8 *buf; /* scratch: a record, clamped, padded */
 	size_t buf_sz;
 	struct strbuf out;
@@ -91,7 +92,18 @@ static int build_classes(struct gtsc_tp_decoder *d)
 			d->n++;
 	}
 	qsort(d->classes, d->n, sizeof(*d->classes), cmp_class);
-	return err;
+	d->by_name = err ? NULL : tep_list_events_copy(d->tep, TEP_EVENT_SORT_SYSTEM);
+	return err ?: d->by_name ? 0 : -ENOMEM;
+}
+
+const char *gtsc_tp_decoder__event(const struct gtsc_tp_decoder *d, size_t idx,
+				   const char **group)
+{
+	const struct tep_event *ev = d && idx < d->n ? d->by_name[idx] : NULL;
+
+	if (group)
+		*group = ev ? ev->system : NULL;
+	return ev ? ev->name : NULL;
 }
 
 struct gtsc_tp_decoder *gtsc_tp_decoder__new(const struct gtsc_reader *r)
@@ -132,6 +144,7 @@ void gtsc_tp_decoder__free(struct gtsc_tp_decoder *d)
 	for (size_t i = 0; i < d->n; i++)
 		tp_class__fini(&d->classes[i]);
 	free(d->classes);
+	free(d->by_name);
 	tep_free(d->tep);
 	free(d->buf);
 	strbuf_free(&d->out);
