@@ -142,3 +142,15 @@ rc=$?
 n=$("$GTSC" report -i "$TEST_TMP/m.gtsc" 2> /dev/null | grep -c ' exe/[0-9]* sched_process_exec: filename=/proc/self/exe')
 check_expr $T/allow-missing "rc $rc, $n execs recorded: $(head -c 300 "$TEST_TMP/e3")" \
 	'[ $rc = 0 ] && [ "$n" = 1 ] && grep -q "left out" "$TEST_TMP/e3"'
+
+# The trace decodes from its own formats: the same report with tracefs unmounted.
+if command -v unshare > /dev/null 2>&1; then
+	unshare -m sh -c 'umount -l /sys/kernel/debug/tracing 2> /dev/null; umount -l /sys/kernel/tracing 2> /dev/null
+		[ ! -e /sys/kernel/tracing/events/sched ] || exit 9
+		exec "$0" report -i "$1"' "$GTSC" "$TEST_TMP/s.gtsc" > "$TEST_TMP/s.notracefs" 2> "$TEST_TMP/u.err"
+	rc=$?
+	check_expr $T/no-tracefs "rc $rc (9: tracefs still there), output differs: $(diff "$TEST_TMP/s.txt" "$TEST_TMP/s.notracefs" | head -3 | tr '\n' ';') $(head -c 200 "$TEST_TMP/u.err")" \
+		'[ $rc = 0 ] && cmp -s "$TEST_TMP/s.txt" "$TEST_TMP/s.notracefs"'
+else
+	echo "SKIP live/$T/no-tracefs: no unshare"
+fi

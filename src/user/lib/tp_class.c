@@ -11,8 +11,8 @@ static void field_kind(struct gtsc_field *g, const struct tep_format_field *f)
 
 	g->elem_size = f->elementsize;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		g->type = f->flags & TEP_FIELD_IS_STRING || chars ? GTSC_FT_DYN_STR
-								   : GTSC_FT_DYN_ARRAY;
+		/* libtraceevent calls u8[] a string too: bytes are an array here */
+		g->type = chars ? GTSC_FT_DYN_STR : GTSC_FT_DYN_ARRAY;
 		g->size = 4;
 	} else if (f->flags & TEP_FIELD_IS_ARRAY) {
 		g->type = chars ? GTSC_FT_CHARS : GTSC_FT_ARRAY;
@@ -86,15 +86,17 @@ int tp_class__init(struct tp_class *c, struct tep_event *ev, __u16 data_offset)
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
 		n++;
 	c->fields = calloc(n ?: 1, sizeof(*c->fields));
+	c->tf = calloc(n ?: 1, sizeof(*c->tf));
 	c->decode = calloc((n ?: 1) * TP_MAX_DECODE, sizeof(*c->decode));
-	if (!c->fields || !c->decode) {
+	if (!c->fields || !c->tf || !c->decode) {
 		tp_class__fini(c);
 		return -ENOMEM;
 	}
 	n = 0;
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
-		struct gtsc_field *g = &c->fields[n++];
+		struct gtsc_field *g = &c->fields[n];
 
+		c->tf[n++] = f;
 		g->name = f->name;
 		g->offset = data_offset + f->offset;
 		g->size = f->size;
@@ -114,6 +116,7 @@ int tp_class__init(struct tp_class *c, struct tep_event *ev, __u16 data_offset)
 void tp_class__fini(struct tp_class *c)
 {
 	free(c->fields);
+	free(c->tf);
 	free(c->decode);
 	memset(c, 0, sizeof(*c));
 }
@@ -175,17 +178,15 @@ static void json_elems(struct strbuf *sb, const __u8 *p, size_t len, unsigned in
 }
 
 /* A __data_loc/__rel_loc's data, clamped to the SIZE bytes recorded. */
-static const __u8 *dyn_data(const struct tp_class *c, const struct gtsc_field *g, const __u8 *rec,
+static const __u8 *dyn_data(const struct tp_class *c, unsigned int i, const __u8 *rec,
 			    size_t size, size_t *len)
 {
-	const struct tep_format_field *f = NULL;
+	const struct gtsc_field *g = &c->fields[i];
 	__u32 loc = *(const __u32 *)(rec + g->offset);
 	size_t off = loc & 0xffff;
 
-	for (f = c->ev->format.fields; f && strcmp(f->name, g->name); f = f->next)
-		;
 	off += c->cls.data_offset;
-	if (f && f->flags & TEP_FIELD_IS_RELATIVE)
+	if (c->tf[i]->flags & TEP_FIELD_IS_RELATIVE)
 		off += g->offset + 4 - c->cls.data_offset;
 	*len = loc >> 16;
 	if (off > size)
@@ -368,6 +369,7 @@ void tp_class__json(const struct tp_class *c, const void *recp, size_t size, str
 
 	for (unsigned int i = 0; i < c->cls.nr_fields; i++) {
 		const struct gtsc_field *g = &c->fields[i];
+		bool sgn = c->tf[i]->flags & TEP_FIELD_IS_SIGNED;
 
 		if (g->offset + g->size > size)
 			continue; /* a cut entry: what is not there is not printed */
@@ -386,15 +388,15 @@ void tp_class__json(const struct tp_class *c, const void *recp, size_t size, str
 			break;
 		case GTSC_FT_CHARS: json_str(sb, rec + g->offset, g->size); break;
 		case GTSC_FT_ARRAY:
-			json_elems(sb, rec + g->offset, g->size, g->elem_size, false);
+			json_elems(sb, rec + g->offset, g->size, g->elem_size, sgn);
 			break;
 		case GTSC_FT_DYN_STR:
-			p = dyn_data(c, g, rec, size, &len);
+			p = dyn_data(c, i, rec, size, &len);
 			json_str(sb, p, len);
 			break;
 		case GTSC_FT_DYN_ARRAY:
-			p = dyn_data(c, g, rec, size, &len);
-			json_elems(sb, p, len, g->elem_size, false);
+			p = dyn_data(c, i, rec, size, &len);
+			json_elems(sb, p, len, g->elem_size, sgn);
 			break;
 		}
 		if (g->print == GTSC_FP_FLAGS)

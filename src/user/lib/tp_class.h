@@ -20,6 +20,7 @@ struct tp_class {
 	struct gtsc_event_class cls;
 	struct gtsc_field *fields; /* cls.fields, ours */
 	struct tep_event *ev;
+	struct tep_format_field **tf; /* per field: libtraceevent's own row */
 	/* Per field: the print fmt's args that decode it to text (NULL: none). */
 	struct tep_print_arg **decode; /* [nr_fields][TP_MAX_DECODE] */
 };
