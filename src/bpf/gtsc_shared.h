@@ -90,7 +90,7 @@ struct gtsc_flight_head {
 
 /*
  * -e GROUP:NAME: what the one generic tracepoint program needs to copy an
- * entry, keyed by the entry's common_type (u32).  dyn[] are the offsets of
+ * entry, by the event's index in the session's set (the attach cookie).  dyn[] are the offsets of
  * the __data_loc words (GTSC_TP_DYN_REL set: __rel_loc, whose offset counts
  * from the end of the word); the copy reaches the furthest end of their data.
  */
@@ -99,6 +99,7 @@ struct gtsc_flight_head {
 #define GTSC_TP_MAX_EVENTS 4096
 
 struct gtsc_tp_info {
+	__u16 id;    /* common_type: the record's event_id */
 	__u16 fixed; /* the entry's fixed part: max offset + size over the format's fields */
 	__u16 nr_dyn;
 	__u16 dyn[GTSC_TP_MAX_DYN];

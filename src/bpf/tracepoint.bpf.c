@@ -6,16 +6,17 @@
  * is formatted here; gtsc_tp_infos says how far the entry's fixed part and
  * its __data_loc data reach.  The kernel stores a pt_regs pointer over the
  * entry's first 8 bytes, the common fields, before it runs the program
- * (perf_trace_run_bpf_submit): the event's id (common_type) comes as the
- * attach cookie instead, and the common fields are rebuilt: type and pid,
- * flags and preempt count 0.
+ * (perf_trace_run_bpf_submit): the attach cookie says which event it is
+ * (its index in gtsc_tp_infos, which holds the id, common_type), and the
+ * common fields are rebuilt: type and pid, flags and preempt count 0.
  * Classic tracepoint programs are the ones that see the entry: raw_tp and
  * tp_btf get the tracepoint's arguments, which differ per event.
  */
 #include "gtsc.bpf.h"
 
+/* An array (its lookup is inlined), indexed by the attach cookie. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, GTSC_TP_MAX_EVENTS);
 	__type(key, __u32);
 	__type(value, struct gtsc_tp_info);
@@ -78,13 +79,13 @@ int gtsc_tracepoint(void *ctx)
 
 	if (!gtsc_wanted())
 		return 1;
-	type = bpf_get_attach_cookie(ctx);
-	key = type;
+	key = bpf_get_attach_cookie(ctx);
 	info = bpf_map_lookup_elem(&gtsc_tp_infos, &key);
 	key = 0;
 	sc = bpf_map_lookup_elem(&gtsc_tp_scratch, &key);
 	if (!info || !sc)
 		return 1;
+	type = info->id;
 	r = (void *)sc->raw;
 	len = tp_entry_len(ctx, info);
 	gtsc_fill_hdr(&r->hdr, GTSC_REC_TRACEPOINT, 0);

@@ -244,20 +244,32 @@ static int out_copy(struct gtsc_tp_decoder *d, char *buf, size_t size)
 	return d->out.len;
 }
 
+/* REC's class *C and its clamped copy *R of *N bytes, D's output emptied; 0 or -errno. */
+static int prepare(struct gtsc_tp_decoder *d, const struct gtsc_rec_hdr *rec, bool no_buf,
+		   const struct tp_class **c, const __u8 **r, size_t *n)
+{
+	*c = rec_class(d, rec);
+	if (!*c || no_buf)
+		return -EINVAL;
+	*r = clamped(d, *c, (const void *)rec, n);
+	if (!*r)
+		return -ENOMEM;
+	d->out.len = 0;
+	return 0;
+}
+
 int gtsc_tp_decoder__text(struct gtsc_tp_decoder *d, const struct gtsc_rec_hdr *rec, char *buf,
 			  size_t size)
 {
-	const struct tp_class *c = rec_class(d, rec);
 	struct tep_record tr = {};
+	const struct tp_class *c;
 	struct trace_seq s;
 	const __u8 *r;
 	size_t n;
+	int err = prepare(d, rec, !buf && size, &c, &r, &n);
 
-	if (!c || (!buf && size))
-		return -EINVAL;
-	r = clamped(d, c, (const void *)rec, &n);
-	if (!r)
-		return -ENOMEM;
+	if (err)
+		return err;
 	tr.data = (void *)(r + sizeof(struct gtsc_rec_tracepoint));
 	tr.size = n - sizeof(struct gtsc_rec_tracepoint);
 	tr.ts = rec->ts_ns;
@@ -265,7 +277,6 @@ int gtsc_tp_decoder__text(struct gtsc_tp_decoder *d, const struct gtsc_rec_hdr *
 	trace_seq_init(&s);
 	tep_print_event(d->tep, &s, &tr, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s);
-	d->out.len = 0;
 	strbuf_add(&d->out, s.buffer, s.len);
 	if (rec->flags & GTSC_TP_F_TRUNCATED)
 		strbuf_addf(&d->out, " [cut]");
@@ -276,16 +287,13 @@ int gtsc_tp_decoder__text(struct gtsc_tp_decoder *d, const struct gtsc_rec_hdr *
 int gtsc_tp_decoder__json(struct gtsc_tp_decoder *d, const struct gtsc_rec_hdr *rec, char *buf,
 			  size_t size)
 {
-	const struct tp_class *c = rec_class(d, rec);
+	const struct tp_class *c;
 	const __u8 *r;
 	size_t n;
+	int err = prepare(d, rec, !buf && size, &c, &r, &n);
 
-	if (!c || (!buf && size))
-		return -EINVAL;
-	r = clamped(d, c, (const void *)rec, &n);
-	if (!r)
-		return -ENOMEM;
-	d->out.len = 0;
+	if (err)
+		return err;
 	strbuf_addf(&d->out, ",\"group\":\"%s\"", c->cls.group);
 	tp_class__json(c, r, n, &d->out);
 	if (rec->flags & GTSC_TP_F_TRUNCATED)

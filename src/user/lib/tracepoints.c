@@ -164,6 +164,7 @@ static int tp_parse(struct gtsc_tp *t, struct tep_handle *tep, char *why, size_t
 		return -EINVAL;
 	}
 	t->id = ev->id;
+	t->info.id = ev->id;
 	for (int pass = 0; pass < 2; pass++) {
 		for (f = pass ? ev->format.fields : ev->format.common_fields; f; f = f->next) {
 			if (f->offset + f->size > fixed)
@@ -396,8 +397,8 @@ void gtsc_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struc
 
 int gtsc_tp__fill(const struct gtsc_tp_set *set, int map_fd)
 {
-	for (size_t i = 0; i < set->n; i++)
-		if (bpf_map_update_elem(map_fd, &set->tp[i].id, &set->tp[i].info, BPF_ANY))
+	for (__u32 i = 0; i < set->n; i++)
+		if (bpf_map_update_elem(map_fd, &i, &set->tp[i].info, BPF_ANY))
 			return -errno;
 	return 0;
 }
@@ -425,7 +426,7 @@ int gtsc_tp__attach(const struct gtsc_tp_set *set, struct bpf_program *prog,
 		const struct gtsc_tp *t = &set->tp[i];
 		int e;
 
-		LIBBPF_OPTS(bpf_tracepoint_opts, o, .bpf_cookie = t->id);
+		LIBBPF_OPTS(bpf_tracepoint_opts, o, .bpf_cookie = i);
 
 		/* the cookie names the event: the entry's common_type is not readable */
 		l->l[l->n] = bpf_program__attach_tracepoint_opts(prog, t->group, t->name, &o);

@@ -50,7 +50,7 @@ void gtsc_tp__free(struct gtsc_tp_set *set);
 void gtsc_tp__summary(const struct gtsc_tp_set *set, size_t limit, struct strbuf *sb);
 /* The TRACEPOINTS chunk (file.h): header_page, each event's format, printk_formats if needed. */
 void gtsc_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struct strbuf *sb);
-/* Puts each event's gtsc_tp_info into the map MAP_FD (keyed by common_type). */
+/* Puts each event's gtsc_tp_info into the array MAP_FD at its index in SET (the attach cookie). */
 int gtsc_tp__fill(const struct gtsc_tp_set *set, int map_fd);
 
 struct gtsc_tp_links {
