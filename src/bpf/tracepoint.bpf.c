@@ -64,6 +64,33 @@ static __always_inline __u32 tp_entry_len(void *ctx, const struct gtsc_tp_info *
 }
 
 /*
+ * gtsc_output's write with one helper call instead of three (dynptr
+ * reserve, write, submit): bpf_ringbuf_output copies REC in.  Counted once
+ * the call says whether it went in; the same sparse wakeups, decided on the
+ * data pending before this record.
+ */
+static __always_inline void tp_output(const void *rec, __u32 size)
+{
+	const __u32 class = GTSC_CLASS_EVENTS;
+	__u64 pending, wake = gtsc_routes[class].wake_bytes, flags = BPF_RB_NO_WAKEUP;
+	void *ring;
+
+	if (gtsc_routes[class].mode == GTSC_MODE_OVERWRITE) {
+		gtsc_flight_output(class, rec, size);
+		return;
+	}
+	ring = gtsc_ring(class);
+	if (!ring || size > sizeof(struct gtsc_tp_scratch)) {
+		gtsc_count(class, true);
+		return;
+	}
+	pending = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) + size + 8;
+	if (pending >= wake && pending < wake + size + 16)
+		flags = BPF_RB_FORCE_WAKEUP;
+	gtsc_count(class, bpf_ringbuf_output(ring, (void *)rec, size, flags) != 0);
+}
+
+/*
  * Returns 1 always: a classic tracepoint program's 0 tells the kernel to
  * drop the event for every perf user of the tracepoint (perf record,
  * another tracer) system-wide (perf_trace_run_bpf_submit); 1 lets it pass.
@@ -104,6 +131,6 @@ int gtsc_tracepoint(void *ctx)
 	r->event_id = type;
 	r->data_len = len;
 	r->__pad = 0;
-	gtsc_output(GTSC_CLASS_EVENTS, sc, size, sizeof(*sc));
+	tp_output(sc, size);
 	return 1;
 }
