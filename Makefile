@@ -128,9 +128,14 @@ lib: $(LIBGTSC) $(LIBGTSC_SO)
 PREFIX ?= /usr/local
 INSTALL_INC := $(DESTDIR)$(PREFIX)/include/gtsc
 INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
-install: gtsc-bpf lib $(OUTPUT)/bpf/channel.bpf.o
+INSTALL_MAN := $(DESTDIR)$(PREFIX)/share/man/man1
+INSTALL_COMPL := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+install: gtsc-bpf lib $(OUTPUT)/bpf/channel.bpf.o man
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(INSTALL_INC) $(INSTALL_LIB)/pkgconfig $(INSTALL_LIB)/gtsc
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(INSTALL_INC) $(INSTALL_LIB)/pkgconfig $(INSTALL_LIB)/gtsc \
+		$(INSTALL_MAN) $(INSTALL_COMPL)
+	$(Q)install -m 644 $(OUTPUT)/man/*.1 $(INSTALL_MAN)/
+	$(Q)install -m 644 doc/gtsc-bpf.bash $(INSTALL_COMPL)/gtsc-bpf
 	$(Q)install -m 755 gtsc-bpf $(DESTDIR)$(PREFIX)/bin/gtsc-bpf
 	$(Q)install -m 644 $(wildcard include/gtsc/*.h) \
 		src/bpf/gtsc.bpf.h src/bpf/gtsc_shared.h vmlinux/$(ARCH)/vmlinux.h $(INSTALL_INC)/
@@ -141,6 +146,21 @@ install: gtsc-bpf lib $(OUTPUT)/bpf/channel.bpf.o
 	$(Q)install -m 644 $(OUTPUT)/bpf/channel.bpf.o $(INSTALL_LIB)/gtsc/channel.bpf.o
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIB_VERSION)|' \
 		src/user/lib/gtsc.pc.in > $(INSTALL_LIB)/pkgconfig/gtsc.pc
+
+# One man page per command, from each command's --help (scripts/gen-man.sh).
+.PHONY: man uninstall
+man: gtsc-bpf doc/gtsc-bpf.h2m scripts/gen-man.sh
+	$(call msg,MAN,$(OUTPUT)/man)
+	$(Q)rm -rf $(OUTPUT)/man && scripts/gen-man.sh ./gtsc-bpf $(OUTPUT)/man
+
+# What install put there, and nothing else (the same PREFIX and DESTDIR).
+uninstall:
+	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)rm -f $(DESTDIR)$(PREFIX)/bin/gtsc-bpf $(INSTALL_LIB)/libgtsc.a \
+		$(INSTALL_LIB)/libgtsc.so $(INSTALL_LIB)/libgtsc.so.0 $(INSTALL_LIB)/$(notdir $(LIBGTSC_SO)) \
+		$(INSTALL_LIB)/pkgconfig/gtsc.pc $(INSTALL_MAN)/gtsc-bpf.1 $(INSTALL_MAN)/gtsc-bpf-*.1 \
+		$(INSTALL_COMPL)/gtsc-bpf
+	$(Q)rm -rf $(INSTALL_INC) $(INSTALL_LIB)/gtsc
 
 # The examples, built as an embedder builds them: from an installed tree
 # ($(OUTPUT)/stage) through pkg-config only.

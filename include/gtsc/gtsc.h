@@ -299,6 +299,14 @@ GTSC_API int gtsc_reader__next(struct gtsc_reader *r, const struct gtsc_rec_hdr 
 /** @brief Records yielded so far. */
 GTSC_API __u64 gtsc_reader__count(const struct gtsc_reader *r);
 
+/**
+ * @brief How far reading has got, for a progress line: *DONE bytes of the
+ * file's *TOTAL are behind the records yielded so far (read in chunks, so
+ * it moves by a chunk at a time).
+ * @return 0, or -EINVAL
+ */
+GTSC_API int gtsc_reader__progress(const struct gtsc_reader *r, __u64 *done, __u64 *total);
+
 /** @brief A META key's value ("kernel", "hostname", "nr_cpus", ...), NULL if absent. */
 GTSC_API const char *gtsc_reader__meta(const struct gtsc_reader *r, const char *key);
 

@@ -38,7 +38,7 @@ head -c 5000 /dev/urandom > "$TEST_TMP/garbage"
 expect not-a-trace 1 "not a gtsc trace" "$GTSC" report -i "$TEST_TMP/garbage"
 : > "$TEST_TMP/empty"
 expect empty-file 1 "" "$GTSC" report -i "$TEST_TMP/empty"
-expect exec-fails 0 "cannot run" "$GTSC" record -q -o "$TEST_TMP/x" -- "$TEST_TMP/nonexistent-cmd"
+expect exec-fails 127 "cannot run" "$GTSC" record -q -o "$TEST_TMP/x" -- "$TEST_TMP/nonexistent-cmd"
 cp "$GTSC" "$TEST_TMP/gtsc-bpf" && chmod 755 "$TEST_TMP" "$TEST_TMP/gtsc-bpf"
 expect not-root 1 "needs root, or CAP_BPF and CAP_PERFMON" \
 	"$WORKLOADS/runas" 65534 "$TEST_TMP/gtsc-bpf" record -a -d 1 -o /tmp/gtsc-nobody.gtsc

@@ -29,6 +29,28 @@ done
 check library/install "make install: missing$missing; $(tail -c 300 "$TEST_TMP/install")" \
 	[ -z "$missing" ]
 
+# A man page per command of `gtsc-bpf --help`, each naming its command, and
+# the bash completion, which completes commands and a command's options.
+cmds=$("$GTSC" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
+nopage=
+for c in $cmds; do
+	p=$D/usr/share/man/man1/gtsc-bpf-$c.1
+	# help2man escapes '-' as '\-': "gtsc-bpf-kill \- end ...", "usage: gtsc\-bpf kill"
+	grep -q "^gtsc-bpf-$c .- " "$p" 2> /dev/null && grep -q "^usage: gtsc.-bpf $c" "$p" ||
+		nopage="$nopage $c"
+done
+check library/man-pages "no proper man page for:$nopage ($(echo $cmds | wc -w) commands)" \
+	[ -n "$cmds" -a -z "$nopage" -a -s "$D/usr/share/man/man1/gtsc-bpf.1" ]
+compl=$(PATH=$D/usr/bin:$PATH bash -c ". $D/usr/share/bash-completion/completions/gtsc-bpf
+	COMP_WORDS=(gtsc-bpf rec); COMP_CWORD=1; _gtsc_bpf; echo \${COMPREPLY[*]}
+	COMP_WORDS=(gtsc-bpf report --summ); COMP_CWORD=2; _gtsc_bpf; echo \${COMPREPLY[*]}" 2>&1)
+check library/completion "completion of 'rec' and 'report --summ' gave: $compl" \
+	[ "$compl" = "record"$'\n'"--summary" ]
+make -s -C "$ROOT" uninstall DESTDIR="$D" PREFIX=/usr > "$TEST_TMP/uninstall" 2>&1
+left=$(cd "$D" && find . -type f | head -5 | tr '\n' ' ')
+check library/uninstall "make uninstall left: $left" [ -z "$left" ]
+make -s -C "$ROOT" install DESTDIR="$D" PREFIX=/usr > "$TEST_TMP/install" 2>&1
+
 # The exported symbols are exactly the functions the public headers mark GTSC_API.
 grep -hv '^#' "$D"/usr/include/gtsc/*.h | tr '\n\t' '  ' | grep -o 'GTSC_API [^(;]*(' | awk '{ sub(/\($/, ""); sub(/.*[ *]/, ""); print }' |
 	sort > "$TEST_TMP/api"

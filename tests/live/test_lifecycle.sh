@@ -33,9 +33,27 @@ check lifecycle/killed-exit "report of a killed recording exited $rc, expected 3
 check lifecycle/killed-says-truncated "no truncation sentence: $(head -c 200 "$TEST_TMP/e")" grep -q "trailer\|truncated" "$TEST_TMP/e"
 check lifecycle/killed-has-events "a killed 1 s recording yields $n events" [ "$n" -gt 0 ]
 
-# A command's exit ends the recording; its status is kept.
+# A command's exit ends the recording, and record exits as the command did
+# (perf record, strace): its code, 128+N for signal N, 127 not found, 126 not
+# executable.
 "$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- sh -c 'exit 3' 2> "$TEST_TMP/err"
-check lifecycle/command-exit "record of a failing command exited $?" [ $? = 0 ]
+rc=$?
+check lifecycle/command-exit "record of a command exiting 3 exited $rc" [ $rc = 3 ]
+"$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- sh -c 'kill -9 $$' 2> "$TEST_TMP/err"
+rc=$?
+check lifecycle/command-killed "record of a command killed by SIGKILL exited $rc, expected 137" [ $rc = 137 ]
+"$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- "$TEST_TMP/no-such-command" 2> "$TEST_TMP/err"
+rc=$?
+check_expr lifecycle/command-not-found "record of a missing command: rc $rc, $(head -c 200 "$TEST_TMP/err")" \
+	'[ $rc = 127 ] && has_line "$TEST_TMP/err" "cannot run" "No such file"'
+echo x > "$TEST_TMP/not-exec"
+chmod 644 "$TEST_TMP/not-exec"
+"$GTSC" record -q -o "$TEST_TMP/c.gtsc" -- "$TEST_TMP/not-exec" 2> "$TEST_TMP/err"
+rc=$?
+check lifecycle/command-not-executable "record of a non-executable file exited $rc, expected 126" [ $rc = 126 ]
+"$GTSC" report -i "$TEST_TMP/c.gtsc" > /dev/null 2>&1
+rc=$?
+check lifecycle/command-failed-trace-whole "the trace of a command that could not run: report exited $rc" [ $rc = 0 ]
 
 # --compress: the same 20000 getppid calls (they fit the rings: no drop even
 # where compressing is slow, as in the VM lane) read back whole from each codec,
@@ -54,3 +72,17 @@ check_expr lifecycle/compress-sizes "sizes zlib $(sz zlib), lz4 $(sz lz4), none 
 rc=$?
 check_expr lifecycle/compress-unknown "--compress=xz: rc $rc, $(head -c 200 "$TEST_TMP/err")" \
 	'[ $rc = 2 ] && has_line "$TEST_TMP/err" "--compress takes lz4, zlib or none"'
+
+# On a terminal, record refreshes one status line about once a second;
+# nothing of it when stderr is a file.  script(1) gives it a terminal.
+if command -v script > /dev/null; then
+	script -q -c "$GTSC record -e syscalls -o $TEST_TMP/p.gtsc -a -d 2.5" "$TEST_TMP/tty" > /dev/null 2>&1
+	n=$(grep -o 'events ([0-9]*/s), [0-9]* dropped, [0-9.]* MiB written' "$TEST_TMP/tty" | wc -l)
+	check lifecycle/progress-tty "$n status lines on a terminal in 2.5 s, expected 2: $(tail -c 300 "$TEST_TMP/tty")" \
+		[ "$n" = 2 ]
+	"$GTSC" record -e syscalls -o "$TEST_TMP/p.gtsc" -a -d 1.5 2> "$TEST_TMP/notty"
+	check lifecycle/progress-not-tty "a status line in a file: $(head -c 300 "$TEST_TMP/notty")" \
+		not grep -q 'MiB written' "$TEST_TMP/notty"
+else
+	echo "SKIP live/lifecycle/progress-tty: no script(1) here to give record a terminal"
+fi

@@ -250,7 +250,10 @@ static void snapshot_usage(FILE *f)
 		   "\n"
 		   "  -o, --output FILE  the trace file to write\n"
 		   "      --consume      only records no --consume snapshot wrote yet ('gtsc-bpf\n"
-		   "                     rewind NAME' starts again at the oldest retained one)\n");
+		   "                     rewind NAME' starts again at the oldest retained one)\n"
+		   "\n"
+		   "example:\n"
+		   "  gtsc-bpf snapshot mem -o /tmp/before-crash.gtsc\n");
 }
 
 static int cmd_snapshot(int argc, char **argv)
@@ -289,6 +292,32 @@ static int cmd_snapshot(int argc, char **argv)
 	return err ? 1 : 0;
 }
 
+/* What each one-name command does, for its --help. */
+static const struct {
+	const char *cmd;
+	const char *what;
+} control_help[] = {
+	{ "status", "Prints session NAME's state, filter, sources and per-channel, per-CPU\n"
+		    "events, drops and overwritten counts; for an ended session, how it ended." },
+	{ "stop", "Pauses session NAME: its programs stay attached and its channels keep\n"
+		  "their records, but nothing new is recorded until 'gtsc-bpf start NAME'." },
+	{ "start", "Resumes a session paused by 'gtsc-bpf stop NAME'." },
+	{ "rewind", "Makes the next 'gtsc-bpf snapshot NAME --consume' start again at the\n"
+		    "oldest record the flight channels still hold." },
+	{ "kill", "Ends session NAME: its recorder finishes the trace file (trailer and\n"
+		  "all), detaches its programs and removes its state; waits until it is gone." },
+};
+
+static void control_usage(FILE *f, const char *cmd)
+{
+	fprintf(f, "usage: gtsc-bpf %s NAME\n", cmd);
+	for (size_t i = 0; i < sizeof(control_help) / sizeof(control_help[0]); i++)
+		if (!strcmp(control_help[i].cmd, cmd))
+			fprintf(f, "\n%s\n\nexample:\n  gtsc-bpf %s mem   "
+				   "# the session started by 'record --name mem'\n",
+				control_help[i].what, cmd);
+}
+
 static int control_one(const char *cmd, int argc, char **argv)
 {
 	struct request q = {};
@@ -296,7 +325,7 @@ static int control_one(const char *cmd, int argc, char **argv)
 	int err;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fprintf(argc < 2 ? stderr : stdout, "usage: gtsc-bpf %s NAME\n", cmd);
+		control_usage(argc < 2 ? stderr : stdout, cmd);
 		return argc < 2 ? 2 : 0;
 	}
 	if (need_root())
@@ -322,7 +351,8 @@ int cmd_control(int argc, char **argv)
 	if (!strcmp(argv[0], "list")) {
 		if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 			printf("usage: gtsc-bpf list\n\nRunning sessions: name, recorder pid, "
-			       "state, events, dropped, sources, filter, output file.\n");
+			       "state, events, dropped, sources, filter, output file.\n"
+			       "\nexample:\n  gtsc-bpf list\n");
 			return 0;
 		}
 		return cmd_list();

@@ -15,7 +15,8 @@ int cmd_features(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		printf("usage: gtsc-bpf features\n\nPrints each kernel feature gtsc-bpf probes "
-		       "for, yes or no with the reason.\n");
+		       "for, yes or no with the reason.\n"
+		       "\nexample:\n  gtsc-bpf features\n");
 		return 0;
 	}
 	f = gtsc_features__probe();

@@ -55,6 +55,7 @@ struct record_run {
 	struct gtsc_session *s; /* the recording's, once open */
 	pid_t child;
 	int child_status;
+	bool child_ended; /* by itself: its status becomes record's (perf, strace) */
 	int go_fd;
 	int ready_fd; /* --daemon: tells the waiting parent we are running */
 	__u64 t0_ns;
@@ -339,7 +340,7 @@ static __u64 mono_ns(void)
 /* The child waits on a pipe, so that it runs only once recording has started. */
 static int spawn(struct record_run *r)
 {
-	int p[2];
+	int p[2], e;
 	char c;
 
 	if (pipe2(p, O_CLOEXEC))
@@ -352,8 +353,10 @@ static int spawn(struct record_run *r)
 		if (read(p[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up */
 		execvp(r->o->cmd[0], r->o->cmd);
-		fprintf(stderr, "gtsc-bpf: cannot run '%s': %s\n", r->o->cmd[0], strerror(errno));
-		_exit(127);
+		e = errno;
+		fprintf(stderr, "gtsc-bpf: cannot run '%s': %s\n", r->o->cmd[0], strerror(e));
+		/* the shell's codes: 127 not found, 126 found but not executable */
+		_exit(e == ENOENT ? 127 : 126);
 	}
 	close(p[0]);
 	r->go_fd = p[1];
@@ -388,6 +391,7 @@ static bool child_done(struct record_run *r)
 		return false;
 	if (waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
 		r->child = 0;
+		r->child_ended = true;
 		/* in the trailer of the file and of every snapshot from now on */
 		snprintf(status, sizeof(status), "%d", r->child_status);
 		gtsc_recording__add_meta(r->rec, "command_status", status);
@@ -643,15 +647,73 @@ static int record_ctl(void *ctx, int argc, char **argv, struct gtsc_control_repl
 	return 0;
 }
 
+/* Events and drops over every channel and CPU so far. */
+static void counts_totals(struct record_run *r, __u64 *recorded, __u64 *dropped)
+{
+	struct run_counts c;
+
+	*recorded = *dropped = 0;
+	if (!counts_read(r->s, &c))
+		for (int i = 0; i < c.nr_st; i++)
+			*recorded += c.st[i].written, *dropped += c.st[i].dropped;
+	counts_free(&c);
+}
+
+/*
+ * On a terminal, one status line refreshed about once a second, as perf
+ * record and trace-cmd show how far they got: nothing when stderr is a file
+ * or a pipe (scripts, logs) or with -q.
+ */
+struct progress {
+	bool on, shown;
+	__u64 next_ns, last_ns, last_events;
+};
+
+static void progress_init(struct record_run *r, struct progress *p)
+{
+	p->on = !r->o->log.quiet && !r->o->daemon && isatty(STDERR_FILENO);
+	p->next_ns = r->t0_ns + 1000000000ULL;
+	p->last_ns = r->t0_ns;
+}
+
+static void progress_show(struct record_run *r, struct progress *p)
+{
+	__u64 now = mono_ns(), events, dropped;
+	struct stat sb = {};
+
+	if (!p->on || now < p->next_ns)
+		return;
+	counts_totals(r, &events, &dropped);
+	stat(r->o->output, &sb);
+	fprintf(stderr, "\r\033[Kgtsc-bpf: %.0f s, %llu events (%.0f/s), %llu dropped, %.1f MiB written",
+		(now - r->t0_ns) / 1e9, (unsigned long long)events,
+		(events - p->last_events) / ((now - p->last_ns) / 1e9), (unsigned long long)dropped,
+		sb.st_size / 1048576.0);
+	p->shown = true;
+	p->last_ns = now;
+	p->last_events = events;
+	p->next_ns = now + 1000000000ULL;
+}
+
+static void progress_end(const struct progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr); /* the summary takes its place */
+}
+
 static int record_loop(struct record_run *r)
 {
 	__u64 end = r->o->duration_s ? r->t0_ns + (__u64)(r->o->duration_s * 1e9) : 0;
-	int err;
+	struct progress prog = {};
+	int err = 0;
 
+	progress_init(r, &prog);
 	while (!stop_signal && !r->kill_requested) {
 		err = gtsc_recording__poll(r->rec, POLL_MS);
 		if (err < 0 && err != -EINTR)
-			return err;
+			break;
+		err = 0;
+		progress_show(r, &prog);
 		gtsc_control_server__serve(r->ctl);
 		answer_snapshot_requests(r);
 		if (r->o->cmd && (r->child == 0 || child_done(r)))
@@ -659,22 +721,22 @@ static int record_loop(struct record_run *r)
 		if (end && mono_ns() >= end)
 			break;
 	}
-	return 0;
+	progress_end(&prog);
+	return err;
 }
 
 static void print_summary(struct record_run *r)
 {
 	double secs = (mono_ns() - r->t0_ns) / 1e9;
-	__u64 recorded = 0, dropped = 0, misses = 0;
+	__u64 recorded, dropped, misses = 0;
 	struct stat sb = {};
 	struct run_counts c;
 
+	counts_totals(r, &recorded, &dropped);
 	if (counts_read(r->s, &c)) {
 		counts_free(&c);
 		return;
 	}
-	for (int i = 0; i < c.nr_st; i++)
-		recorded += c.st[i].written, dropped += c.st[i].dropped;
 	gtsc_session__missed(r->s, &misses);
 	stat(r->o->output, &sb);
 	fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to %s (%.1f KiB)\n",
@@ -932,6 +994,21 @@ static void cleanup(struct record_run *r)
 		close(r->ready_fd);
 }
 
+/*
+ * `record -- CMD` exits as CMD did, as perf record and strace do: its exit
+ * code, or 128 + N when signal N killed it (the shell's convention).  A
+ * command that gtsc-bpf itself stopped (-d, a signal to the recorder) does
+ * not count: then record's own status stands.
+ */
+static int command_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {};
@@ -953,5 +1030,7 @@ int cmd_record(int argc, char **argv)
 	err = record_run(&r);
 	cleanup(&r);
 	record_probes__free(&o.probes);
-	return err ? 1 : 0;
+	if (err)
+		return 1;
+	return r.child_ended ? command_exit_code(r.child_status) : 0;
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include "cli.h"
 #include "event_print.h"
+#include "progress.h"
 #include "report_header.h"
 
 struct report_opts {
@@ -22,19 +23,35 @@ struct report_opts {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: gtsc-bpf report [-i FILE] [--json] [--header]\n"
+	fprintf(f, "usage: gtsc-bpf report [-i FILE] [MODE] [OPTIONS]\n"
 		   "\n"
 		   "Prints a trace: a header with the host, kernel, duration and each channel's\n"
-		   "events and drops, then one line per event in time order.\n"
+		   "events and drops, then one line per event in time order.  A mode chooses\n"
+		   "another view of the same trace; 'gtsc-bpf report MODE --help' lists its options.\n"
 		   "\n"
 		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
 		   "      --json         one JSON object per line: a trace_info object, then events\n"
 		   "      --header       only the header\n"
-		   "      --functions    per probed function (record -k): hits, pids, latency\n"
+		   "\n"
+		   "modes:\n"
+		   "      --syscalls     strace-style lines, decoded (-T, -r, --failed, --pid, --comm,\n"
+		   "                     --syscall GLOB, --since, --until, --json)\n"
+		   "      --summary      per-syscall counts, errors and latency, like strace -c\n"
+		   "                     (--per-process)\n"
+		   "      --kmem         kernel memory: summary, call sites, caches, sizes, pages, GFP,\n"
+		   "                     errors, --leaks, --folded stacks, --json\n"
+		   "      --functions    per probed function (record -k): hits, pids, latency, --folded\n"
 		   "\n"
 		   "examples:\n"
 		   "  gtsc-bpf report -i t.gtsc\n"
-		   "  gtsc-bpf report -i t.gtsc --json | jq 'select(.event == \"kmalloc\")'\n");
+		   "  gtsc-bpf report -i t.gtsc --json | jq 'select(.event == \"kmalloc\")'\n"
+		   "  gtsc-bpf report -i t.gtsc --syscalls -T --comm tar\n"
+		   "  gtsc-bpf report -i t.gtsc --summary --per-process\n"
+		   "  gtsc-bpf report -i t.gtsc --kmem --caller -n 10\n"
+		   "  gtsc-bpf report -i t.gtsc --functions --folded | flamegraph.pl > f.svg\n"
+		   "\n"
+		   "Exit status: 0 a whole trace, 3 a damaged or truncated one (printed as far as\n"
+		   "it goes), 1 an unreadable one, 2 a usage error.\n");
 }
 
 static int parse_args(struct report_opts *o, int argc, char **argv)
@@ -182,12 +199,17 @@ static int print_events(struct gtsc_reader *r, bool json)
 {
 	struct event_printer *p = event_printer__new(r, stdout, json);
 	const struct gtsc_rec_hdr *rec;
+	struct read_progress prog;
 	int n, err = 0;
 
 	if (!p)
 		return -ENOMEM;
-	while (!err && (n = gtsc_reader__next(r, &rec)) > 0)
+	read_progress_init(&prog, r, "report", true);
+	while (!err && (n = gtsc_reader__next(r, &rec)) > 0) {
 		err = event_printer__print(p, rec);
+		read_progress_tick(&prog);
+	}
+	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
 	event_printer__free(p);

@@ -23,6 +23,7 @@ static const struct cmd cmds[] = {
 	{ "rewind", cmd_control, "start the next consuming snapshot at the oldest retained record" },
 	{ "kill", cmd_control, "end a session: finish its file, detach, remove its state" },
 	{ "check", cmd_check, "check a trace file's integrity and kmem consistency" },
+	{ "convert", cmd_convert, "write a trace in another tool's format (Perfetto)" },
 	{ "features", cmd_features, "show what this kernel lets gtsc-bpf record" },
 	{ "list-events", cmd_list_events, "list this kernel's tracepoints (what -e GROUP:NAME takes)" },
 };

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gtsc/gtsc.h>
+#include "progress.h"
 #include "cli.h"
 #include "comm_table.h"
 #include "line_buf.h"
@@ -729,6 +730,7 @@ static int print_summary(struct sctx *x)
 static int run(struct sctx *x)
 {
 	const struct gtsc_rec_hdr *rec;
+	struct read_progress prog;
 	const char *start = gtsc_reader__meta(x->r, "start_ns");
 	int n, err = 0;
 
@@ -738,8 +740,12 @@ static int run(struct sctx *x)
 		json_header(x);
 	else
 		text_header(x);
-	while (!err && (n = gtsc_reader__next(x->r, &rec)) > 0)
+	read_progress_init(&prog, x->r, "report", !x->o->summary);
+	while (!err && (n = gtsc_reader__next(x->r, &rec)) > 0) {
 		err = on_record(x, rec);
+		read_progress_tick(&prog);
+	}
+	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
 	err = err ?: gtsc_syscall_decoder__finish(x->dec);

@@ -1408,3 +1408,12 @@ ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref
 	r->count += n;
 	return (ssize_t)n;
 }
+
+int gtsc_reader__progress(const struct gtsc_reader *r, __u64 *done, __u64 *total)
+{
+	if (!r || !done || !total)
+		return -EINVAL;
+	*total = r->file_size;
+	*done = r->next_chunk < r->n_chunks ? r->chunks[r->next_chunk].pos : r->file_size;
+	return 0;
+}

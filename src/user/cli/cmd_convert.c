@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * gtsc-bpf convert: a trace in a format other tools read, as perf data
+ * convert does.  One file per format (convert_*.c); this one parses the
+ * options, opens the input and the output, and says what it wrote.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "convert.h"
+#include "report_header.h"
+
+struct convert_opts {
+	const char *input;
+	const char *output;
+	const char *to;
+};
+
+static const struct {
+	const char *name;
+	const char *default_output;
+	int (*fn)(struct gtsc_reader *r, FILE *out, __u64 *events);
+} formats[] = {
+	{ "perfetto", "trace.json", convert_perfetto },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: gtsc-bpf convert [-i FILE] --to FORMAT [-o OUTPUT]\n"
+		   "\n"
+		   "Writes a trace in a format other tools read.  FORMAT:\n"
+		   "  perfetto   the Trace Event Format (JSON) of ui.perfetto.dev, chrome://tracing\n"
+		   "             and speedscope: a track per thread named by its comm, syscalls as\n"
+		   "             slices with their decoded call, kmem events as instants with a\n"
+		   "             'slab bytes' counter per process, drops on a track per CPU\n"
+		   "\n"
+		   "  -i, --input FILE     trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
+		   "  -o, --output OUTPUT  where to write (default trace.json; - for stdout);\n"
+		   "                       never through a symbolic link\n"
+		   "      --to FORMAT      the output format\n"
+		   "\n"
+		   "examples:\n"
+		   "  gtsc-bpf convert -i t.gtsc --to perfetto -o t.json   # open in ui.perfetto.dev\n"
+		   "\n"
+		   "Exit status: 0 converted, 3 the trace is damaged or truncated (converted as far\n"
+		   "as it goes), 1 unreadable input or unwritable output, 2 a usage error.\n");
+}
+
+static int parse_args(struct convert_opts *o, int argc, char **argv)
+{
+	enum { OPT_TO = 256 };
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	o->input = GTSC_DEFAULT_OUTPUT;
+	while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o->input = optarg; break;
+		case 'o': o->output = optarg; break;
+		case OPT_TO: o->to = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		default:
+			fprintf(stderr, "gtsc-bpf: 'gtsc-bpf convert --help' lists the options\n");
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gtsc-bpf: convert takes no argument '%s' (use -i FILE)\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	if (!o->to) {
+		fprintf(stderr, "gtsc-bpf: convert needs --to FORMAT (perfetto)\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A planted link must not redirect the output: O_NOFOLLOW on the last component. */
+static FILE *open_output(const char *path)
+{
+	int fd;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "gtsc-bpf: cannot write %s: %s\n", path,
+			errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_opts o = {};
+	struct gtsc_reader *r;
+	__u64 events = 0;
+	size_t i, n = sizeof(formats) / sizeof(formats[0]);
+	FILE *out;
+	int err;
+
+	if (parse_args(&o, argc, argv))
+		return 2;
+	for (i = 0; i < n && strcmp(formats[i].name, o.to); i++)
+		;
+	if (i == n) {
+		fprintf(stderr, "gtsc-bpf: --to takes perfetto, not '%s'\n", o.to);
+		return 2;
+	}
+	r = report_open(o.input);
+	if (!r)
+		return 1;
+	if (!o.output)
+		o.output = formats[i].default_output;
+	out = open_output(o.output);
+	if (!out) {
+		gtsc_reader__close(r);
+		return 1;
+	}
+	err = formats[i].fn(r, out, &events);
+	/* a full disk shows at the last flush: the output is not whole */
+	if ((out == stdout ? fflush(out) : fclose(out)) && !err)
+		err = -errno;
+	if (err)
+		fprintf(stderr, "gtsc-bpf: converting %s failed: %s\n", o.input, strerror(-err));
+	else if (gtsc_reader__truncated(r))
+		fprintf(stderr, "gtsc-bpf: warning: %s: %s; converted as far as it goes\n", o.input,
+			gtsc_reader__damage(r));
+	else if (strcmp(o.output, "-"))
+		fprintf(stderr, "gtsc-bpf: %llu events from %s to %s\n", (unsigned long long)events,
+			o.input, o.output);
+	err = err ? 1 : gtsc_reader__truncated(r) ? 3 : 0;
+	gtsc_reader__close(r);
+	return err;
+}
