@@ -286,12 +286,18 @@ int gtsc_features__init(struct gtsc_features *f)
 	feat_set(f, GTSC_FEAT_TP_BTF_VOID_ARG, probe_tp_btf_void_arg(f->vmlinux),
 		 "the verifier refuses `void *` tracepoint arguments: read with a probe instead");
 	probe_tracefs(f);
-	/* attached per tracepoint through perf events: a link (5.15) or the ioctl, libbpf's choice */
+	/*
+	 * Classic tracepoint programs, the only kind that sees the raw entry,
+	 * told which event fired by the perf link's cookie (5.15): the entry's
+	 * own common_type is overwritten before they run.
+	 */
 	feat_set(f, GTSC_FEAT_TRACEPOINT,
 		 f->has[GTSC_FEAT_TRACEFS] &&
-			 libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACEPOINT, NULL) == 1,
-		 f->has[GTSC_FEAT_TRACEFS] ? "classic tracepoint programs do not load"
-					   : f->why[GTSC_FEAT_TRACEFS]);
+			 libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT,
+						 BPF_FUNC_get_attach_cookie, NULL) == 1,
+		 f->has[GTSC_FEAT_TRACEFS]
+			 ? "classic tracepoint programs cannot read an attach cookie (needs Linux 5.15)"
+			 : f->why[GTSC_FEAT_TRACEFS]);
 	probe_attach(f);
 	return 0;
 }

@@ -25,7 +25,7 @@ enum gtsc_feature {
 	GTSC_FEAT_KPROBE,	/* a kprobe attaches (kprobe PMU) */
 	GTSC_FEAT_KPROBE_MULTI, /* a kprobe.multi link attaches (5.18, CONFIG_FPROBE) */
 	GTSC_FEAT_FENTRY,	/* an fentry program attaches (BPF trampolines) */
-	GTSC_FEAT_TRACEPOINT,	/* classic tracepoint programs load (-e GROUP:NAME: the raw entry) */
+	GTSC_FEAT_TRACEPOINT,	/* classic tracepoint programs with attach cookies (-e GROUP:NAME, 5.15) */
 	GTSC_FEAT_MAX,
 };
 
