@@ -23,7 +23,7 @@ struct gtsc_tp_decoder;
 
 /**
  * @brief A decoder for R's tracepoint records; NULL and errno ENOENT when the
- * trace recorded none, EINVAL when its formats do not parse.  R must outlive it.
+ * trace recorded none, EINVAL when its chunk is damaged.  R must outlive it.
  */
 GTSC_API struct gtsc_tp_decoder *gtsc_tp_decoder__new(const struct gtsc_reader *r);
 /** @brief The event's name ("sched_switch") and, when GROUP is not NULL, its group; NULL if unknown. */

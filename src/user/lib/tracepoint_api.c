@@ -65,9 +65,9 @@ static int parse_sections(struct gtsc_tp_decoder *d, const char *p, const char *
 			if (copy)
 				tep_parse_printk_formats(d->tep, copy);
 			free(copy);
-		} else if (sscanf(head, "event %127s", group) == 1 &&
-			   tep_parse_event(d->tep, p, len, group)) {
-			return -EINVAL;
+		} else if (sscanf(head, "event %127s", group) == 1) {
+			/* a print fmt it cannot parse keeps the event: its fields print raw */
+			tep_parse_event(d->tep, p, len, group);
 		}
 		p += len + 1;
 	}

@@ -80,6 +80,9 @@ int gtsc_tp__each(const char *tracefs, int (*fn)(void *ctx, const char *group, c
 		struct tp_names evs = {};
 		const char *group = groups.v[g] + 1; /* past names_push's ':' */
 
+		/* ftrace's own record types (function, print, ...): nothing attaches there */
+		if (!strcmp(group, "ftrace"))
+			continue;
 		snprintf(path, sizeof(path), "%s/events/%s", tracefs, group);
 		err = subdirs(path, &evs);
 		for (size_t e = 0; !err && e < evs.n; e++)
