@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * pingpong N S: a known set of scheduler and signal events for the
- * tracepoint tests.  Forks a child, prints "pid=P child=C", waits for a
+ * tracepoint tests.  Stays on the CPU it starts on (so that each round
+ * switches to the child and back: 2N switches at least), forks a child, prints "pid=P child=C", waits for a
  * line on stdin (the recorders are ready), then passes a byte back and
  * forth N times over two pipes (each side blocks, so each round switches
  * both tasks out), sends itself SIGUSR1 S times, reaps the child and
  * execs itself as "pingpong exec", which exits 0.
  */
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@ int main(int argc, char **argv)
 {
 	int to_child[2], to_parent[2], n, sigs, status;
 	char c = 'x', line[16];
+	cpu_set_t one;
 	pid_t pid;
 
 	if (argc == 2 && !strcmp(argv[1], "exec"))
@@ -43,6 +46,10 @@ int main(int argc, char **argv)
 		return fprintf(stderr, "usage: pingpong ROUNDS SIGNALS\n"), 2;
 	n = atoi(argv[1]);
 	sigs = atoi(argv[2]);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return 1;
 	if (pipe(to_child) || pipe(to_parent))
 		return 1;
 	pid = fork();
