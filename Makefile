@@ -184,9 +184,8 @@ $(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC) | $(OUTPU
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Isrc/user/cli -Itests/unit $< \
 		$(filter $(OUTPUT)/cli/%.o,$^) $(LIBGTSC) $(LDLIBS) -o $@
 
-$(OUTPUT)/tests/unit/test_funcs: $(OUTPUT)/cli/event_print.o $(OUTPUT)/cli/comm_table.o \
-	$(OUTPUT)/cli/tp_print.o
 $(OUTPUT)/tests/unit/test_syscall_stats: $(OUTPUT)/cli/syscall_stats.o
+$(OUTPUT)/tests/unit/test_report_header: $(OUTPUT)/cli/report_header.o
 
 # Live-test workloads: static so the VM lane can run them too.
 $(OUTPUT)/tests/live/%: tests/live/%.c | $(OUTPUT)/tests/live

@@ -12,7 +12,7 @@ BUILD_PKGS="clang llvm make gcc libc6-dev libbpf-dev bpftool libelf-dev zlib1g-d
 # gcc-multilib: the 32-bit workload (compat32); strace/perf/bpftrace/trace-cmd:
 # oracles and benchmark peers; qemu, busybox,
 # bash-static, cpio: the VM lane.
-TEST_PKGS="gcc-multilib strace linux-perf bpftrace trace-cmd jq qemu-system-x86 busybox-static bash-static cpio"
+TEST_PKGS="gcc-multilib strace linux-perf bpftrace trace-cmd jq qemu-system-x86 busybox-static bash-static cpio babeltrace2 python3-bt2"
 
 want=$BUILD_PKGS
 [ "${1:-all}" = build ] || want="$want $TEST_PKGS"

@@ -8,6 +8,7 @@
 # modules.  Idempotent: when every kernel is cached it writes nothing.
 #   scripts/fetch-kernels.sh           fetch what is missing
 #   scripts/fetch-kernels.sh --list    print the cached kernel directories
+#   scripts/fetch-kernels.sh --missing print the entries with no cached kernel
 # Environment: VM_CACHE (default .cache/vm), DEBIAN_MIRROR (default
 # http://deb.debian.org/debian, used only for a suite this script adds).
 set -euo pipefail
@@ -59,6 +60,12 @@ if [ "${1:-}" = --list ]; then
 		if [ -n "$rel" ]; then
 			echo "$CACHE/$rel"
 		fi
+	done
+	exit 0
+fi
+if [ "${1:-}" = --missing ]; then
+	entries | while read -r pat _; do
+		[ -n "$(cached_for "$pat")" ] || echo "$pat"
 	done
 	exit 0
 fi

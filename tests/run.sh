@@ -12,15 +12,36 @@ cd "$(dirname "$0")/.."
 OUT=${OUTPUT:-.output}
 LANES=${1:-all}
 LOG=$(mktemp)
+# A unit binary runs in about a second; one that hangs is a failure, not a stuck lane.
+UNIT_TIMEOUT=${UNIT_TIMEOUT:-120}
 trap 'rm -f "$LOG"' EXIT
 
+. tests/live/verdict.sh
+
+# counted NAME LIMIT CMD...: runs CMD (for at most LIMIT seconds unless
+# LIMIT is empty), shows and logs its lines, then its verdict.
+counted() {
+	local name=$1 limit=$2 out rc
+	shift 2
+	out=$(mktemp)
+	if [ -n "$limit" ]; then
+		timeout -k 5 "$limit" "$@" 2>&1 | tee "$out"
+	else
+		"$@" 2>&1 | tee "$out"
+	fi
+	rc=${PIPESTATUS[0]}
+	cat "$out" >> "$LOG"
+	verdict "$name" "$rc" "$out" "$limit" | tee -a "$LOG"
+	rm -f "$out"
+}
+
 run_lane() {
-	local lane=$1
+	local lane=$1 t
 	case $lane in
 	unit)
 		for t in "$OUT"/tests/unit/test_*; do
 			[ -x "$t" ] || continue
-			"$t" 2>&1 | tee -a "$LOG" || true
+			counted "unit/${t##*/}" "$UNIT_TIMEOUT" "$t"
 		done
 		;;
 	live)
@@ -28,11 +49,11 @@ run_lane() {
 			echo "SKIP live: needs root (the live lane loads BPF programs)" | tee -a "$LOG"
 			return
 		fi
-		bash tests/live/lane.sh 2>&1 | tee -a "$LOG" || true
+		counted live "" bash tests/live/lane.sh
 		;;
 	vm)
 		if [ -x tests/vm/run.sh ]; then
-			tests/vm/run.sh 2>&1 | tee -a "$LOG" || true
+			counted vm "" tests/vm/run.sh
 		fi
 		;;
 	esac

@@ -42,9 +42,11 @@ struct gtsc_recording_opts {
 	const char *tool;    /**< "gtsc-bpf 0.1.0"; NULL: "libgtsc" */
 	const char *cmdline; /**< the recorder's command line; NULL: the program's name */
 	const char *command; /**< the traced command line, if the recorder ran one */
+	/** perf's habit: a non-empty PATH becomes PATH.old first (the entry, never a link's target) */
+	bool keep_old;
 	size_t : 0;
 };
-#define gtsc_recording_opts__last_field command
+#define gtsc_recording_opts__last_field keep_old
 
 /**
  * @brief Checks and parses SOPTS (events, channel specs, syscall sets,
@@ -228,12 +230,36 @@ GTSC_API const char *gtsc_session__trigger(const struct gtsc_session *s, __u64 *
  */
 GTSC_API int gtsc_session__missed(struct gtsc_session *s, __u64 *missed);
 
+/* The largest ring a channel can have: 2 GiB BPF rings took the kernel minutes to set up. */
+#define GTSC_RING_MAX (1ULL << 30)
+/* The largest size gtsc_parse_size takes. */
+#define GTSC_SIZE_MAX (1ULL << 40)
+
 /**
  * @brief Parses a size as record's options take it: "4096", "512K", "8M",
- * "2G" (powers of 1024).
- * @return 0 and *BYTES, or -EINVAL if S is not a size
+ * "2G" (powers of 1024), from 1 to GTSC_SIZE_MAX.
+ * @return 0 and *BYTES, or -EINVAL if S is not a size, -ERANGE if it is out of range
  */
 GTSC_API int gtsc_parse_size(const char *s, __u64 *bytes);
+
+/**
+ * @brief The checked parsers every size, count and duration option goes
+ * through, before anything is created.  A size is digits with an optional
+ * K, M, G or T (powers of 1024, "B" or "iB" after it allowed); a count
+ * takes K, M, G; a duration is seconds, a fraction allowed, or with a
+ * suffix ns, us, ms, s, m, h, d.  Signs, overflow, unknown suffixes and
+ * values outside [MIN, MAX] are refused; WHY (if not NULL) gets the reason
+ * and the range as part of a sentence ("'-5' is negative (a size from 4K
+ * to 2G such as 8M)").
+ * @return 0 and the value, -EINVAL (not a number or an unknown suffix) or
+ * -ERANGE (negative, overflowing, below MIN or above MAX)
+ */
+GTSC_API int gtsc_parse_size_range(const char *s, __u64 min, __u64 max, __u64 *bytes, char *why,
+				   size_t why_sz);
+GTSC_API int gtsc_parse_count(const char *s, __u64 min, __u64 max, __u64 *n, char *why,
+			      size_t why_sz);
+GTSC_API int gtsc_parse_duration(const char *s, __u64 min_ns, __u64 max_ns, __u64 *ns, char *why,
+				 size_t why_sz);
 
 #ifdef __cplusplus
 }

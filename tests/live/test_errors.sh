@@ -28,8 +28,8 @@ expect bad-syscall 2 "unknown syscall 'bogus'" "$GTSC" record -e syscalls=openat
 expect empty-glob 2 "'zzz*' matches no syscall" "$GTSC" record -e 'syscalls=zzz*' -a
 expect bad-class 2 "unknown syscall class '%bogus'" "$GTSC" record -e syscalls=%bogus -a
 expect empty-filter 2 "names no syscall" "$GTSC" record -e syscalls= -a
-expect bad-capture-size 2 "-s wants a number of bytes from 1 to 4096" "$GTSC" record -s 5000 -a
-expect bad-size 2 "wants a size" "$GTSC" record -b lots -a
+expect bad-capture-size 2 "-s: '5000' is too large (a size from 1 to 4K)" "$GTSC" record -s 5000 -a
+expect bad-size 2 "-b: 'lots' is not a size" "$GTSC" record -b lots -a
 expect no-such-pid 2 "there is no process" "$GTSC" record -p 999999999
 expect bad-command 2 "is not a command" "$GTSC" frobnicate
 expect bad-channel 1 "carries no events" "$GTSC" record --channel nosuch:size=1M -a -d 1 -o "$TEST_TMP/x"

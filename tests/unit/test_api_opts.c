@@ -269,7 +269,7 @@ static void test_session_strings(struct test_ctx *t)
 	o.snapshot_on = NULL;
 	o.channel_specs = bad_chan;
 	o.nr_channel_specs = 1;
-	CHECK(t, gtsc_session_opts__parse(&o, &p) == -EINVAL && strstr(msg, "'size=lots'"),
+	CHECK(t, gtsc_session_opts__parse(&o, &p) == -EINVAL && strstr(msg, "size 'lots' is not a size"),
 	      "bad channel: '%s'", msg);
 	o.nr_channel_specs = 0;
 	o.events = "syscalls";

@@ -99,7 +99,7 @@ static const struct gtsc_syscall_info openat_noargs_si = { 257, "openat", 0 };
 
 struct out {
 	char buf[8192];
-	struct sd_buf b;
+	struct gtsc_buf b;
 };
 
 static const char *decode(struct syscall_decoder *d, struct out *o,
@@ -109,7 +109,7 @@ static const char *decode(struct syscall_decoder *d, struct out *o,
 	struct sd_call c = { .nr = nr, .si = si, .enter = en ? &en->en : NULL,
 			     .exit = ex ? &ex->ex : NULL };
 
-	o->b = (struct sd_buf){ o->buf, 0, sizeof(o->buf) - 1 };
+	o->b = (struct gtsc_buf){ o->buf, 0, sizeof(o->buf) - 1 };
 	syscall_decoder__text(d, &o->b, &c, part);
 	o->buf[o->b.len] = '\0';
 	return o->buf;
@@ -543,12 +543,12 @@ static int collect(void *ctx, const struct sj_call *c)
 	const struct gtsc_syscall_info *si = c->nr == 61 ? &wait4_si : &read_si;
 	struct sd_call sc = { .nr = c->nr, .si = si, .enter = c->enter, .exit = c->exit };
 	size_t len = strlen(j->text);
-	struct sd_buf b = { j->text + len, 0, sizeof(j->text) - len - 2 };
+	struct gtsc_buf b = { j->text + len, 0, sizeof(j->text) - len - 2 };
 
-	sd_putu(&b, c->tid);
-	sd_putc(&b, ' ');
+	gtsc_buf__putu(&b, c->tid);
+	gtsc_buf__putc(&b, ' ');
 	syscall_decoder__text(j->d, &b, &sc, c->part);
-	sd_putc(&b, '\n');
+	gtsc_buf__putc(&b, '\n');
 	b.p[b.len] = '\0';
 	return 0;
 }

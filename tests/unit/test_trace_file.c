@@ -1253,6 +1253,103 @@ static void test_record_damage(struct test_ctx *t)
 	unlink(path);
 }
 
+/*
+ * A record whose size is not a multiple of 8 would hand the next one out
+ * misaligned (a typed pointer: undefined behaviour): the reader calls it
+ * damage and ends its chunk there.
+ */
+static void test_record_unaligned(struct test_ctx *t)
+{
+	char path[64], buf[512] __attribute__((aligned(8))), err[256];
+	char tmp[256] __attribute__((aligned(8)));
+	struct recs want = {}, got = {};
+	struct gtsc_rec_hdr *h;
+	struct gtsc_reader *r;
+	struct craft c;
+	size_t len;
+
+	if (make_tmp(path, sizeof(path)) || craft_open(&c, path)) {
+		CHECK(t, 0, "create");
+		return;
+	}
+	len = make_rec(buf, 1, 0, 10); /* sys_exit, 40 */
+	recs_add(&want, buf, len);
+	h = (void *)(buf + len);
+	len += make_rec(h, 4, 0, 11) + 4; /* unknown type, 24 + 4 bytes */
+	h->size = sizeof(*h) + 4;
+	memcpy(buf + len, tmp, make_rec(tmp, 2, 0, 12)); /* kmem_alloc at offset 68 */
+	len += ((struct gtsc_rec_hdr *)tmp)->size;
+	craft_chunk(&c, GTSC_CHUNK_DATA, GTSC_CHUNK_ROUND_END, buf, len);
+	craft_chunk(&c, GTSC_CHUNK_TRAILER, 0, "meta\tend_ns\t1\n", 14);
+	close(c.fd);
+
+	r = open_reader(path, false, err, sizeof(err));
+	CHECK(t, r, "open: %s", err);
+	if (r) {
+		CHECK(t, !read_all(r, &got), "next");
+		same_recs(t, &got, &want, NULL, want.n, "records before the odd size");
+		CHECK(t, strstr(gtsc_reader__damage(r) ?: "", "multiple of 8"), "damage: %s",
+		      gtsc_reader__damage(r));
+		gtsc_reader__close(r);
+	}
+	recs_free(&got);
+	recs_free(&want);
+	unlink(path);
+}
+
+/* A record of an odd size (a tool's) is padded by the writer: the next stays aligned. */
+static void test_writer_pads(struct test_ctx *t)
+{
+	char path[64], rec[256] __attribute__((aligned(8))), *big;
+	struct gtsc_rec_hdr *h = (void *)rec;
+	const struct gtsc_rec_hdr *got;
+	struct gtsc_reader *r;
+	struct gtsc_writer *w;
+	int n = 0;
+
+	if (make_tmp(path, sizeof(path))) {
+		CHECK(t, 0, "mkstemp");
+		return;
+	}
+	w = gtsc_writer__create(path, NULL);
+	CHECK(t, w, "create");
+	if (!w)
+		return;
+	make_rec(rec, 4, 0, 1);
+	h->size = sizeof(*h) + 5;
+	memset(rec + sizeof(*h), 0x5a, 5);
+	CHECK(t, !gtsc_writer__add_record(w, h), "odd size refused");
+	make_rec(rec, 2, 0, 2);
+	CHECK(t, !gtsc_writer__add_record(w, h), "kmem_alloc refused");
+	big = calloc(1, 65536);
+	if (big) {
+		make_rec(big, 4, 0, 3);
+		((struct gtsc_rec_hdr *)big)->size = 65533; /* padded, it would not fit hdr.size */
+		CHECK(t, gtsc_writer__add_record(w, (void *)big) == -EINVAL,
+		      "a record of 65533 bytes accepted");
+		free(big);
+	}
+	CHECK(t, !gtsc_writer__add_chunk(w, GTSC_CHUNK_TRAILER, "meta\tend_ns\t9\n", 14), "trailer");
+	CHECK(t, !gtsc_writer__close(w), "close");
+	r = open_reader(path, false, NULL, 0);
+	CHECK(t, r, "open");
+	while (r && gtsc_reader__next(r, &got) == 1) {
+		CHECK(t, !((uintptr_t)got & 7), "record %d at an address not 8-byte aligned", n);
+		if (n == 0)
+			CHECK(t, got->size == 32 && !((const char *)got)[29] &&
+					 ((const char *)got)[28] == 0x5a,
+			      "record 0: size %u, its padding not zeros", got->size);
+		if (n == 1)
+			CHECK(t, got->type == GTSC_REC_KMEM_ALLOC && got->ts_ns == 2,
+			      "record 1 is type %u", got->type);
+		n++;
+	}
+	CHECK(t, n == 2, "%d records read back, expected 2", n);
+	CHECK(t, r && !gtsc_reader__truncated(r), "damage: %s", r ? gtsc_reader__damage(r) : "");
+	gtsc_reader__close(r);
+	unlink(path);
+}
+
 /* The writer refuses what the reader would call damage, and chunk types it owns. */
 /*
  * A DATA chunk in a codec from the future (its CRC right): refused by name,
@@ -1610,6 +1707,8 @@ static const struct test_case cases[] = {
 	{"refused_headers", test_refused_headers},
 	{"record_damage", test_record_damage},
 	{"writer_refuses", test_writer_refuses},
+	{"record_unaligned", test_record_unaligned},
+	{"writer_pads", test_writer_pads},
 	{"unknown_chunk_type", test_unknown_chunk_type},
 	{"mode_0600", test_mode_0600},
 	{"opts_compat", test_opts_compat},

@@ -38,8 +38,8 @@ missing=
 for t in qemu-system-x86_64 cpio gzip readelf timeout flock make; do
 	command -v "$t" >/dev/null || missing="$missing $t"
 done
-BUSYBOX=$(command -v busybox || true)
-BASH_STATIC=$(command -v bash-static || true)
+BUSYBOX=$(command -v busybox) || BUSYBOX=
+BASH_STATIC=$(command -v bash-static) || BASH_STATIC=
 [ -n "$BUSYBOX" ] && is_static "$BUSYBOX" || missing="$missing busybox-static"
 [ -n "$BASH_STATIC" ] || missing="$missing bash-static"
 if [ -n "$missing" ]; then
@@ -59,6 +59,12 @@ while read -r dir; do
 	fi
 	kernels+=("$rel")
 done < <(VM_CACHE=$CACHE scripts/fetch-kernels.sh --list)
+# A kernel of kernels.txt that is not cached is said, not silently left out.
+if [ $# = 0 ]; then
+	while read -r pat; do
+		echo "SKIP vm/$pat: no cached kernel in $CACHE (run scripts/fetch-kernels.sh)"
+	done < <(VM_CACHE=$CACHE scripts/fetch-kernels.sh --missing)
+fi
 if [ ${#kernels[@]} = 0 ]; then
 	echo "SKIP vm: no kernel in $CACHE${1:+ matching $*} (run scripts/fetch-kernels.sh)"
 	exit 0
@@ -76,13 +82,15 @@ fi
 WORK=$(mktemp -d)
 cleanup() {
 	# Only our own children: the timeout wrappers (they pass the signal on
-	# to their qemu), then the boot() subshells waiting for them.
+	# to their qemu), then the boot() subshells waiting for them.  Best
+	# effort: what is already gone cannot be killed.
 	local f p
+	set +e
 	for f in "$WORK"/*.pid; do
-		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
 	done
-	for p in $(jobs -pr); do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
+	for p in $(jobs -pr); do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -270,7 +278,8 @@ boot() {
 
 pids=()
 for rel in "${kernels[@]}"; do
-	while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+	# A free slot only: each boot's status is read below, by its pid.
+	while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n || :; done
 	info "booting $rel"
 	boot "$rel" &
 	pids+=($!)
@@ -278,9 +287,13 @@ done
 
 # Results in kernels.txt order, each as soon as its kernel is done.
 for i in "${!kernels[@]}"; do
-	wait "${pids[$i]}" || true
+	rc=0
+	wait "${pids[$i]}" || rc=$?
 	cat "$WORK/${kernels[$i]}.out" 2>/dev/null ||
 		echo "FAIL vm-${kernels[$i]%-amd64}/boot: run.sh error, no results"
+	if [ $rc != 0 ]; then
+		echo "FAIL vm-${kernels[$i]%-amd64}/run: boot() exited $rc; its results may be partial"
+	fi
 done
 
 fails=0

@@ -19,6 +19,11 @@ void cli_log(void *ctx, enum gtsc_log_level level, const char *msg);
 /* libbpf's own messages: only with -v. */
 void cli_libbpf_verbose(bool on);
 
+/* An option's size, count or duration (gtsc_parse_*), or one sentence naming OPT. */
+enum cli_num { CLI_SIZE, CLI_COUNT, CLI_DURATION };
+int cli_number(const char *opt, enum cli_num kind, const char *arg, __u64 min, __u64 max,
+	       __u64 *v);
+
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_features(int argc, char **argv);

@@ -171,6 +171,54 @@ static int parse_pids(struct record_opts *o, const char *arg)
 	return err;
 }
 
+/* PF_KTHREAD in /proc/PID/stat's flags (field 9); NAME gets its comm. */
+static bool kernel_thread(int pid, char *name, size_t name_sz)
+{
+	char path[64], buf[512], *p;
+	unsigned long flags = 0;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || !strchr(buf, '('))
+		return false;
+	snprintf(name, name_sz, "%.*s", (int)(p - strchr(buf, '(') - 1), strchr(buf, '(') + 1);
+	return sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1 && (flags & 0x00200000);
+}
+
+/*
+ * Kernel threads make no syscalls, but they allocate and free (kworkers, RCU,
+ * kswapd): -p of one records its kmem events, and says so; with syscalls
+ * only it would record nothing, so it is refused.
+ */
+static int check_kernel_threads(const struct record_opts *o)
+{
+	bool kmem = !o->events || strstr(o->events, "kmem");
+	char name[32];
+
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		if (!kernel_thread(o->pids[i], name, sizeof(name)))
+			continue;
+		if (!kmem) {
+			fprintf(stderr, "gtsc-bpf: process %d (%s) is a kernel thread, which makes "
+					"no syscalls: add -e kmem to record its allocations\n",
+				o->pids[i], name);
+			return -EINVAL;
+		}
+		if (!o->log.quiet)
+			fprintf(stderr, "gtsc-bpf: process %d (%s) is a kernel thread: it makes no "
+					"syscalls, only its kmem events are recorded\n",
+				o->pids[i], name);
+	}
+	return 0;
+}
+
 /* --channel NAME:KEY=VALUE[,...]: checked by the library with the other options. */
 static int parse_compress(struct record_opts *o, const char *alg)
 {
@@ -216,16 +264,24 @@ static int add_events(struct record_opts *o, const char *arg)
 
 static int parse_capture_size(struct record_opts *o, const char *arg)
 {
-	char *end;
-	unsigned long n = strtoul(arg, &end, 10);
+	__u64 n;
+	int err = cli_number("-s", CLI_SIZE, arg, 1, GTSC_CAPTURE_MAX, &n);
 
-	if (*end || !*arg || n < 1 || n > GTSC_CAPTURE_MAX) {
-		fprintf(stderr, "gtsc-bpf: -s wants a number of bytes from 1 to %d, not '%s'\n",
-			GTSC_CAPTURE_MAX, arg);
-		return -EINVAL;
-	}
-	o->capture_size = n;
-	return 0;
+	if (!err)
+		o->capture_size = n;
+	return err;
+}
+
+#define MAX_DURATION_NS (366ULL * 86400 * 1000000000ULL) /* a year is a mistake, not a test */
+
+static int parse_duration(struct record_opts *o, const char *arg)
+{
+	__u64 ns;
+	int err = cli_number("-d", CLI_DURATION, arg, 1000000, MAX_DURATION_NS, &ns);
+
+	if (!err)
+		o->duration_s = ns / 1e9;
+	return err;
 }
 
 static int parse_args(struct record_opts *o, int argc, char **argv)
@@ -257,7 +313,6 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	char *end;
 	int c, err = 0;
 
 	o->output = GTSC_DEFAULT_OUTPUT;
@@ -267,22 +322,12 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		case 'o': o->output = optarg; break;
 		case 'a': o->system_wide = true; break;
 		case 'p': err = parse_pids(o, optarg); break;
-		case 'd':
-			o->duration_s = strtod(optarg, &end);
-			if (*end || o->duration_s <= 0) {
-				fprintf(stderr, "gtsc-bpf: -d wants a positive number of seconds, "
-						"not '%s'\n", optarg);
-				err = -EINVAL;
-			}
-			break;
+		case 'd': err = parse_duration(o, optarg); break;
 		case 'e': err = add_events(o, optarg); break;
 		case 's': err = parse_capture_size(o, optarg); break;
 		case OPT_NO_CAPTURE: o->no_capture = true; break;
 		case 'b':
-			err = gtsc_parse_size(optarg, &o->ring_bytes);
-			if (err)
-				fprintf(stderr, "gtsc-bpf: -b wants a size such as 8M, not '%s'\n",
-					optarg);
+			err = cli_number("-b", CLI_SIZE, optarg, 4096, GTSC_RING_MAX, &o->ring_bytes);
 			break;
 		case 'k': err = record_probes__add_func(&o->probes, optarg); break;
 		case 'C': err = record_probes__add_comms(&o->probes, optarg); break;
@@ -323,6 +368,8 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		fprintf(stderr, "gtsc-bpf: -a and -p together: choose one\n");
 		return -EINVAL;
 	}
+	if (check_kernel_threads(o))
+		return -EINVAL;
 	/* -C or --cgroup alone: every task, narrowed by them in the kernel. */
 	if (!o->cmd && !o->nr_pids)
 		o->system_wide = true;
@@ -790,17 +837,6 @@ static int finish(struct record_run *r)
 	return 0;
 }
 
-/* perf's habit: never overwrite the previous trace silently. */
-static void keep_old_output(const char *path)
-{
-	char old[4096];
-
-	if (access(path, F_OK))
-		return;
-	snprintf(old, sizeof(old), "%s.old", path);
-	rename(path, old);
-}
-
 static void install_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -895,7 +931,8 @@ static struct gtsc_recording *record_new(struct record_opts *o, char **argv)
 		  .stacks = o->stacks);
 	char *cmdline = join_args("gtsc-bpf ", argv), *command = join_args("", o->cmd);
 	GTSC_OPTS(gtsc_recording_opts, ro, .compress = o->compress,
-		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command);
+		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command,
+		  .keep_old = true);
 	struct gtsc_recording *rec = NULL;
 
 	record_probes__session_opts(&o->probes, &so);
@@ -917,7 +954,6 @@ static int record_run(struct record_run *r)
 	err = err ?: claim_name(r);
 	if (err)
 		return err;
-	keep_old_output(o->output);
 	err = gtsc_recording__open(r->rec);
 	if (err)
 		return err; /* the library said why */

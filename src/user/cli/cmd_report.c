@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <gtsc/buf.h>
+#include <gtsc/print.h>
 #include "cli.h"
-#include "event_print.h"
 #include "progress.h"
 #include "report_header.h"
 
@@ -110,21 +111,6 @@ static double duration_s(const struct gtsc_reader *r)
 	return s && e ? (strtod(e, NULL) - strtod(s, NULL)) / 1e9 : -1;
 }
 
-static void wall_time(const struct gtsc_reader *r, char *buf, size_t sz)
-{
-	const char *s = gtsc_reader__meta(r, "start_ns"), *o = gtsc_reader__meta(r, "wall_offset_ns");
-	time_t t;
-	struct tm tm;
-
-	if (!s || !o) {
-		snprintf(buf, sz, "?");
-		return;
-	}
-	t = (strtoll(s, NULL, 10) + strtoll(o, NULL, 10)) / 1000000000LL;
-	gmtime_r(&t, &tm);
-	strftime(buf, sz, "%Y-%m-%d %H:%M:%S UTC", &tm);
-}
-
 static void text_header(const struct gtsc_reader *r, const char *path)
 {
 	GTSC_OPTS(gtsc_reader_channel, ch);
@@ -132,14 +118,23 @@ static void text_header(const struct gtsc_reader *r, const char *path)
 	double dur = duration_s(r);
 	char when[64];
 
-	wall_time(r, when, sizeof(when));
-	printf("# trace: %s\n", path);
-	printf("# host: %s  kernel: %s  arch: %s  cpus: %s\n", meta(r, "hostname"),
-	       meta(r, "kernel"), meta(r, "arch"), meta(r, "nr_cpus"));
-	printf("# recorded: %s", when);
+	report_wall_time(r, when, sizeof(when));
+	printf("# trace: ");
+	gtsc_fputs_text(stdout, path);
+	printf("\n# host: ");
+	gtsc_fputs_text(stdout, meta(r, "hostname"));
+	printf("  kernel: ");
+	gtsc_fputs_text(stdout, meta(r, "kernel"));
+	printf("  arch: ");
+	gtsc_fputs_text(stdout, meta(r, "arch"));
+	printf("  cpus: ");
+	gtsc_fputs_text(stdout, meta(r, "nr_cpus"));
+	printf("\n# recorded: %s", when);
 	if (dur >= 0)
 		printf(", duration %.3f s", dur);
-	printf("  by: %s\n", meta(r, "cmdline"));
+	printf("  by: ");
+	gtsc_fputs_text(stdout, meta(r, "cmdline"));
+	putchar('\n');
 	printf("# %-10s %-7s %6s %10s %12s %12s\n", "channel", "scope", "rings", "ring size",
 	       "events", "dropped");
 	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++) {
@@ -167,25 +162,25 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 	bool have_stats = gtsc_reader__has_counts(r);
 
 	printf("{\"event\":\"trace_info\",\"file\":");
-	json_put_str(stdout, path);
+	gtsc_fputs_json(stdout, path);
 	printf(",\"hostname\":");
-	json_put_str(stdout, meta(r, "hostname"));
+	gtsc_fputs_json(stdout, meta(r, "hostname"));
 	printf(",\"kernel\":");
-	json_put_str(stdout, meta(r, "kernel"));
+	gtsc_fputs_json(stdout, meta(r, "kernel"));
 	printf(",\"arch\":");
-	json_put_str(stdout, meta(r, "arch"));
+	gtsc_fputs_json(stdout, meta(r, "arch"));
 	printf(",\"duration_s\":%.9f,\"truncated\":%s,\"channels\":[", duration_s(r),
 	       gtsc_reader__truncated(r) ? "true" : "false");
 	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++) {
 		printf("%s{\"name\":", i ? "," : "");
-		json_put_str(stdout, ch.name);
+		gtsc_fputs_json(stdout, ch.name);
 		printf(",\"scope\":\"%s\",\"rings\":%u,\"ring_bytes\":%llu", scope_name(&ch),
 		       ch.nr_rings, (unsigned long long)ch.ring_bytes);
 		if (have_stats)
 			printf(",\"events\":%llu,\"dropped\":%llu", (unsigned long long)ch.written,
 			       (unsigned long long)ch.dropped);
 		printf(",\"mode\":");
-		json_put_str(stdout, mode_name(&ch));
+		gtsc_fputs_json(stdout, mode_name(&ch));
 		if (ch.flight)
 			printf(",\"retained\":%llu,\"overwritten\":%llu,\"torn\":%llu",
 			       (unsigned long long)ch.retained, (unsigned long long)ch.overwritten,
@@ -197,22 +192,23 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 
 static int print_events(struct gtsc_reader *r, bool json)
 {
-	struct event_printer *p = event_printer__new(r, stdout, json);
+	GTSC_OPTS(gtsc_event_printer_opts, o, .json = json);
+	struct gtsc_event_printer *p = gtsc_event_printer__new(r, stdout, &o);
 	const struct gtsc_rec_hdr *rec;
 	struct read_progress prog;
 	int n, err = 0;
 
 	if (!p)
-		return -ENOMEM;
+		return -errno;
 	read_progress_init(&prog, r, "report", true);
 	while (!err && (n = gtsc_reader__next(r, &rec)) > 0) {
-		err = event_printer__print(p, rec);
+		err = gtsc_event_printer__print(p, rec);
 		read_progress_tick(&prog);
 	}
 	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
-	event_printer__free(p);
+	gtsc_event_printer__free(p);
 	return err;
 }
 

@@ -56,6 +56,23 @@ void cli_libbpf_verbose(bool on)
 	libbpf_set_print(on ? libbpf_print_verbose : libbpf_print_quiet);
 }
 
+int cli_number(const char *opt, enum cli_num kind, const char *arg, __u64 min, __u64 max,
+	       __u64 *v)
+{
+	char why[200];
+	int err;
+
+	if (kind == CLI_SIZE)
+		err = gtsc_parse_size_range(arg, min, max, v, why, sizeof(why));
+	else if (kind == CLI_COUNT)
+		err = gtsc_parse_count(arg, min, max, v, why, sizeof(why));
+	else
+		err = gtsc_parse_duration(arg, min, max, v, why, sizeof(why));
+	if (err)
+		fprintf(stderr, "gtsc-bpf: %s: %s\n", opt, why);
+	return err;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: gtsc-bpf COMMAND [OPTIONS]\n\ncommands:\n");

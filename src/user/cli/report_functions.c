@@ -16,8 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gtsc/buf.h>
 #include "cli.h"
-#include "comm_table.h"
+#include <gtsc/print.h>
 #include "folded.h"
 #include "report_header.h"
 
@@ -36,7 +37,7 @@ struct func_report {
 	struct func_stat *st; /* by function id */
 	size_t n;
 	struct u64_vec hitters; /* func id << 32 | pid, one per entry */
-	struct comm_table *comms;
+	struct gtsc_comm_table *comms;
 	bool folded;
 	struct u64_vec stacks; /* --folded: the stack id of each entry that has one */
 	__u64 unstacked;	/* entries without */
@@ -74,7 +75,7 @@ static int report_init(struct func_report *fr, const struct gtsc_reader *r)
 			max_id = fi[i].id + 1;
 	fr->n = max_id;
 	fr->st = calloc(max_id ? max_id : 1, sizeof(*fr->st));
-	fr->comms = comm_table__new();
+	fr->comms = gtsc_comm_table__new();
 	if (!fr->st || !fr->comms)
 		return -ENOMEM;
 	for (size_t i = 0; i < max_id; i++)
@@ -89,7 +90,7 @@ static void report_free(struct func_report *fr)
 	free(fr->st);
 	free(fr->hitters.v);
 	free(fr->stacks.v);
-	comm_table__free(fr->comms);
+	gtsc_comm_table__free(fr->comms);
 }
 
 static int account(struct func_report *fr, const struct gtsc_rec_hdr *h)
@@ -98,7 +99,7 @@ static int account(struct func_report *fr, const struct gtsc_rec_hdr *h)
 	struct func_stat *st;
 
 	if (h->type == GTSC_REC_TASK)
-		comm_table__update(fr->comms, h);
+		gtsc_comm_table__update(fr->comms, h);
 	if (h->type != GTSC_REC_FUNC || e->func_id >= fr->n)
 		return 0;
 	st = &fr->st[e->func_id];
@@ -149,7 +150,9 @@ static void print_pids(struct func_report *fr, __u32 id, size_t *pos)
 
 		for (; *pos < h->n && h->v[*pos] == ((__u64)id << 32 | pid); (*pos)++)
 			n++;
-		printf("    pid %u (%s) %zu\n", pid, comm_table__get(fr->comms, pid, pid), n);
+		printf("    pid %u (", pid);
+		gtsc_fputs_text(stdout, gtsc_comm_table__get(fr->comms, pid, pid));
+		printf(") %zu\n", n);
 	}
 }
 

@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "report_header.h"
 
 enum no_counts_warning {
@@ -94,4 +96,34 @@ void report_warnings(const struct gtsc_reader *r, enum report_kind kind)
 	if (!known && (w->no_counts == NO_COUNTS_ALWAYS ||
 		       (w->no_counts == NO_COUNTS_UNLESS_DAMAGED && !damaged)))
 		printf("# WARNING: the trace has no drop counts (no trailer)\n");
+}
+
+/* A whole decimal number of META's KEY that fits a long long. */
+static bool meta_ll(const struct gtsc_reader *r, const char *key, long long *v)
+{
+	const char *s = gtsc_reader__meta(r, key);
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return !errno && !*end;
+}
+
+void report_wall_time(const struct gtsc_reader *r, char *buf, size_t sz)
+{
+	long long start, offset, ns;
+	time_t t;
+	struct tm tm;
+
+	/* numbers a recorder cannot have written (a damaged or crafted trace) say no date */
+	if (!meta_ll(r, "start_ns", &start) || !meta_ll(r, "wall_offset_ns", &offset) ||
+	    __builtin_add_overflow(start, offset, &ns) || ns < 0) {
+		snprintf(buf, sz, "?");
+		return;
+	}
+	t = ns / 1000000000LL;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, sz, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, sz, "?");
 }

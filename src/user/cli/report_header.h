@@ -30,4 +30,7 @@ __u64 report_lost(const struct gtsc_reader *r, enum report_kind kind, bool *know
 /* KIND's "# WARNING:" lines on stdout: losses, recursion misses, damage, no counts. */
 void report_warnings(const struct gtsc_reader *r, enum report_kind kind);
 
+/* When the trace began, "2026-11-25 20:32:49 UTC", or "?" when the metadata cannot say. */
+void report_wall_time(const struct gtsc_reader *r, char *buf, size_t sz);
+
 #endif

@@ -171,14 +171,12 @@ static int parse_folded(struct kopts *o, const char *arg)
 
 static int parse_lines(struct kopts *o, const char *arg)
 {
-	char *end;
+	__u64 v;
+	int err = cli_number("-n (rows per table)", CLI_COUNT, arg, 0, 1 << 30, &v);
 
-	o->lines = strtol(arg, &end, 10);
-	if (*end || o->lines < 0) {
-		fprintf(stderr, "gtsc-bpf: -n takes a number of rows, not '%s'\n", arg);
-		return -EINVAL;
-	}
-	return 0;
+	if (!err)
+		o->lines = v;
+	return err;
 }
 
 static int parse_args(struct kopts *o, int argc, char **argv)

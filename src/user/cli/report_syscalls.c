@@ -22,11 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gtsc/buf.h>
 #include <gtsc/gtsc.h>
 #include "progress.h"
 #include "cli.h"
-#include "comm_table.h"
-#include "line_buf.h"
+#include <gtsc/print.h>
 #include "report_header.h"
 #include "syscall_stats.h"
 
@@ -50,14 +50,14 @@ struct sctx {
 	const struct sopts *o;
 	struct gtsc_reader *r;
 	struct gtsc_syscall_decoder *dec;
-	struct comm_table *comms;
+	struct gtsc_comm_table *comms;
 	struct sc_table *stats;
 	__u64 t0;
 	__u64 last_ts; /* -r: time of the previous line */
 	bool have_last;
 	__s32 syscalls_channel;	       /* -1 if the trace has none */
 	signed char glob_ok[NR_CACHE]; /* 0 not matched yet, 1 wanted, -1 not */
-	struct line_buf line;
+	struct gtsc_buf line;
 };
 
 /* ---- options ---- */
@@ -132,15 +132,15 @@ static int parse_pids(struct sopts *o, char *arg)
 
 static int parse_seconds(const char *arg, const char *opt, __s64 *ns)
 {
-	char *end;
-	double s = strtod(arg, &end);
+	char what[48];
+	__u64 v;
+	int err;
 
-	if (*end || !*arg || s < 0) {
-		fprintf(stderr, "gtsc-bpf: %s wants seconds since the start, not '%s'\n", opt, arg);
-		return -EINVAL;
-	}
-	*ns = (__s64)(s * 1e9 + 0.5);
-	return 0;
+	snprintf(what, sizeof(what), "%s (seconds since the start)", opt);
+	err = cli_number(what, CLI_DURATION, arg, 0, 36500ULL * 86400 * 1000000000ULL, &v);
+	if (!err)
+		*ns = v;
+	return err;
 }
 
 static int parse_string_list(char **dst, int *n, char *arg, const char *opt)
@@ -154,15 +154,12 @@ static int parse_string_list(char **dst, int *n, char *arg, const char *opt)
 
 static int parse_limit(struct sopts *o, const char *arg)
 {
-	char *end;
-	unsigned long v = strtoul(arg, &end, 10);
+	__u64 v;
+	int err = cli_number("-s", CLI_SIZE, arg, 1, 1 << 20, &v);
 
-	if (*end || !*arg || !v || v > 1 << 20) {
-		fprintf(stderr, "gtsc-bpf: -s wants a number of bytes, not '%s'\n", arg);
-		return -EINVAL;
-	}
-	o->max_data = v;
-	return 0;
+	if (!err)
+		o->max_data = v;
+	return err;
 }
 
 /* The list options cut their argument (strtok): each gets its own copy, the last one given wins. */
@@ -309,7 +306,7 @@ static bool task_wanted(struct sctx *x, const struct gtsc_rec_hdr *h)
 	if (!o->nr_comms)
 		return true;
 	for (int i = 0; i < o->nr_comms; i++)
-		if (!fnmatch(o->comms[i], comm_table__get(x->comms, h->pid, h->tid), 0))
+		if (!fnmatch(o->comms[i], gtsc_comm_table__get(x->comms, h->pid, h->tid), 0))
 			return true;
 	return false;
 }
@@ -325,39 +322,40 @@ static void line_time(struct sctx *x, __u64 ts)
 	x->last_ts = ts;
 	x->have_last = true;
 	x->line.len = 0;
-	lb_put_secs(&x->line, t, 10);
-	lb_putc(&x->line, ' ');
+	gtsc_buf__put_secs(&x->line, t, 10);
+	gtsc_buf__putc(&x->line, ' ');
 }
 
 static void line_head(struct sctx *x, __u64 ts, __u32 pid, __u32 tid)
 {
-	struct line_buf *b = &x->line;
+	struct gtsc_buf *b = &x->line;
+	const char *comm = gtsc_comm_table__get(x->comms, pid, tid);
 
 	line_time(x, ts);
-	lb_puts(b, comm_table__get(x->comms, pid, tid));
-	lb_putc(b, '/');
-	lb_putu(b, pid);
+	gtsc_buf__put_text(b, comm, strlen(comm));
+	gtsc_buf__putc(b, '/');
+	gtsc_buf__putu(b, pid);
 	if (tid != pid) {
-		lb_putc(b, ':');
-		lb_putu(b, tid);
+		gtsc_buf__putc(b, ':');
+		gtsc_buf__putu(b, tid);
 	}
-	lb_putc(b, ' ');
+	gtsc_buf__putc(b, ' ');
 }
 
 static int line_end(struct sctx *x)
 {
-	lb_putc(&x->line, '\n');
+	gtsc_buf__putc(&x->line, '\n');
 	return fwrite(x->line.p, 1, x->line.len, stdout) == x->line.len ? 0 : -EIO;
 }
 
-static void put_duration(struct line_buf *b, const struct gtsc_syscall *c, bool json)
+static void put_duration(struct gtsc_buf *b, const struct gtsc_syscall *c, bool json)
 {
 	if (!c->enter || !c->exit)
 		return;
-	lb_puts(b, json ? ",\"duration\":" : " <");
-	lb_put_secs(b, (__s64)(c->exit->hdr.ts_ns - c->enter->hdr.ts_ns), 0);
+	gtsc_buf__puts(b, json ? ",\"duration\":" : " <");
+	gtsc_buf__put_secs(b, (__s64)(c->exit->hdr.ts_ns - c->enter->hdr.ts_ns), 0);
 	if (!json)
-		lb_putc(b, '>');
+		gtsc_buf__putc(b, '>');
 }
 
 /*
@@ -376,19 +374,20 @@ static int print_abi_switch(struct sctx *x, const struct gtsc_syscall *c)
 	if (was == now)
 		return 0;
 	x->line.len = 0;
-	lb_puts(&x->line, "[ Process PID=");
-	lb_putu(&x->line, c->pid);
-	lb_puts(&x->line, now ? " runs in 32 bit mode. ]" : " runs in 64 bit mode. ]");
+	gtsc_buf__puts(&x->line, "[ Process PID=");
+	gtsc_buf__putu(&x->line, c->pid);
+	gtsc_buf__puts(&x->line, now ? " runs in 32 bit mode. ]" : " runs in 64 bit mode. ]");
 	return line_end(x);
 }
 
 static int print_text(struct sctx *x, const struct gtsc_syscall *c)
 {
-	struct line_buf *b = &x->line;
+	struct gtsc_buf *b = &x->line;
 	int err;
 
 	line_head(x, c->ts, c->pid, c->tid);
-	err = lb_wrote(b, gtsc_syscall_decoder__text(x->dec, c, lb_end(b), lb_room(b)));
+	err = gtsc_buf__wrote(b, gtsc_syscall_decoder__text(x->dec, c, gtsc_buf__end(b),
+							    gtsc_buf__room(b)));
 	if (err)
 		return err;
 	if (x->o->durations && c->part != GTSC_SYSCALL_UNFINISHED)
@@ -399,27 +398,28 @@ static int print_text(struct sctx *x, const struct gtsc_syscall *c)
 
 static int print_json(struct sctx *x, const struct gtsc_syscall *c)
 {
-	struct line_buf *b = &x->line;
-	const char *comm = comm_table__get(x->comms, c->pid, c->tid);
+	struct gtsc_buf *b = &x->line;
+	const char *comm = gtsc_comm_table__get(x->comms, c->pid, c->tid);
 	int err;
 
 	b->len = 0;
-	lb_puts(b, "{\"time\":");
-	lb_put_secs(b, (__s64)(c->ts - x->t0), 0);
-	lb_puts(b, ",\"ts_ns\":");
-	lb_putu(b, c->ts);
-	lb_puts(b, ",\"pid\":");
-	lb_putu(b, c->pid);
-	lb_puts(b, ",\"tid\":");
-	lb_putu(b, c->tid);
-	lb_puts(b, ",\"comm\":");
-	lb_put_json_str(b, comm, strlen(comm));
-	lb_putc(b, ',');
-	err = lb_wrote(b, gtsc_syscall_decoder__json(x->dec, c, lb_end(b), lb_room(b)));
+	gtsc_buf__puts(b, "{\"time\":");
+	gtsc_buf__put_secs(b, (__s64)(c->ts - x->t0), 0);
+	gtsc_buf__puts(b, ",\"ts_ns\":");
+	gtsc_buf__putu(b, c->ts);
+	gtsc_buf__puts(b, ",\"pid\":");
+	gtsc_buf__putu(b, c->pid);
+	gtsc_buf__puts(b, ",\"tid\":");
+	gtsc_buf__putu(b, c->tid);
+	gtsc_buf__puts(b, ",\"comm\":");
+	gtsc_buf__put_json(b, comm, strlen(comm));
+	gtsc_buf__putc(b, ',');
+	err = gtsc_buf__wrote(b, gtsc_syscall_decoder__json(x->dec, c, gtsc_buf__end(b),
+							    gtsc_buf__room(b)));
 	if (err)
 		return err;
 	put_duration(b, c, true);
-	lb_putc(b, '}');
+	gtsc_buf__putc(b, '}');
 	return line_end(x);
 }
 
@@ -497,11 +497,11 @@ static bool streaming(const struct sopts *o)
 /* strace's "+++ exited with 0 +++" / "+++ killed by SIGKILL +++" for a process. */
 static int print_exit_line(struct sctx *x, const struct gtsc_rec_task *tk)
 {
-	struct line_buf *b = &x->line;
+	struct gtsc_buf *b = &x->line;
 	int err;
 
 	line_head(x, tk->hdr.ts_ns, tk->hdr.pid, tk->hdr.tid);
-	err = lb_wrote(b, gtsc_syscall_decoder__task_exit(x->dec, tk, lb_end(b), lb_room(b)));
+	err = gtsc_buf__wrote(b, gtsc_syscall_decoder__task_exit(x->dec, tk, gtsc_buf__end(b), gtsc_buf__room(b)));
 	return err ?: line_end(x);
 }
 
@@ -510,7 +510,7 @@ static int on_task(struct sctx *x, const struct gtsc_rec_task *tk)
 	int err;
 
 	if (tk->event != GTSC_TASK_EXIT) {
-		comm_table__update(x->comms, &tk->hdr);
+		gtsc_comm_table__update(x->comms, &tk->hdr);
 		return 0;
 	}
 	/* exit, exit_group, or killed in a call: "= ?" */
@@ -533,11 +533,11 @@ static int on_drops(struct sctx *x, const struct gtsc_rec_drops *d)
 	if (err)
 		return err;
 	line_time(x, d->hdr.ts_ns);
-	lb_puts(&x->line, "--- ");
-	lb_putu(&x->line, d->count);
-	lb_puts(&x->line, " syscall events lost on CPU ");
-	lb_putu(&x->line, d->hdr.cpu);
-	lb_puts(&x->line, " (ring full): calls around here may be missing or unfinished ---");
+	gtsc_buf__puts(&x->line, "--- ");
+	gtsc_buf__putu(&x->line, d->count);
+	gtsc_buf__puts(&x->line, " syscall events lost on CPU ");
+	gtsc_buf__putu(&x->line, d->hdr.cpu);
+	gtsc_buf__puts(&x->line, " (ring full): calls around here may be missing or unfinished ---");
 	return line_end(x);
 }
 
@@ -574,8 +574,15 @@ static void text_header(const struct sctx *x)
 	const char *table = meta_or(r, "syscall_table", "unknown");
 	const char *why = "the recorder did not say";
 
-	printf("# trace: %s  host: %s  kernel: %s  arch: %s\n", x->o->input,
-	       meta_or(r, "hostname", "?"), meta_or(r, "kernel", "?"), meta_or(r, "arch", "?"));
+	printf("# trace: ");
+	gtsc_fputs_text(stdout, x->o->input);
+	printf("  host: ");
+	gtsc_fputs_text(stdout, meta_or(r, "hostname", "?"));
+	printf("  kernel: ");
+	gtsc_fputs_text(stdout, meta_or(r, "kernel", "?"));
+	printf("  arch: ");
+	gtsc_fputs_text(stdout, meta_or(r, "arch", "?"));
+	putchar('\n');
 	if (!strcmp(table, "tracefs"))
 		why = "names and argument types from the recording kernel";
 	else if (!strcmp(table, "builtin"))
@@ -593,23 +600,23 @@ static void json_header(const struct sctx *x)
 	bool known;
 	__u64 lost = report_lost(r, REPORT_SYSCALLS, &known);
 	char buf[4096];
-	struct line_buf b = { buf, 0, sizeof(buf) - 1 };
+	struct gtsc_buf b = { buf, 0, sizeof(buf) - 1 };
 	const char *table = meta_or(r, "syscall_table", "unknown");
 
-	lb_puts(&b, "{\"event\":\"trace_info\",\"file\":");
-	lb_put_json_str(&b, x->o->input, strlen(x->o->input));
-	lb_puts(&b, ",\"syscall_table\":");
-	lb_put_json_str(&b, table, strlen(table));
-	lb_puts(&b, ",\"decode_tables\":");
-	lb_putu(&b, gtsc_decode_tables_version());
-	lb_puts(&b, ",\"recorded_decode_tables\":");
-	lb_puts(&b, gtsc_reader__meta(r, "decode_tables") ? gtsc_reader__meta(r, "decode_tables")
+	gtsc_buf__puts(&b, "{\"event\":\"trace_info\",\"file\":");
+	gtsc_buf__put_json(&b, x->o->input, strlen(x->o->input));
+	gtsc_buf__puts(&b, ",\"syscall_table\":");
+	gtsc_buf__put_json(&b, table, strlen(table));
+	gtsc_buf__puts(&b, ",\"decode_tables\":");
+	gtsc_buf__putu(&b, gtsc_decode_tables_version());
+	gtsc_buf__puts(&b, ",\"recorded_decode_tables\":");
+	gtsc_buf__puts(&b, gtsc_reader__meta(r, "decode_tables") ? gtsc_reader__meta(r, "decode_tables")
 							 : "null");
-	lb_puts(&b, known ? ",\"lost\":" : ",\"lost\":null");
+	gtsc_buf__puts(&b, known ? ",\"lost\":" : ",\"lost\":null");
 	if (known)
-		lb_putu(&b, lost);
-	lb_puts(&b, ",\"truncated\":");
-	lb_puts(&b, gtsc_reader__truncated(r) ? "true}\n" : "false}\n");
+		gtsc_buf__putu(&b, lost);
+	gtsc_buf__puts(&b, ",\"truncated\":");
+	gtsc_buf__puts(&b, gtsc_reader__truncated(r) ? "true}\n" : "false}\n");
 	fwrite(buf, 1, b.len, stdout);
 }
 
@@ -718,8 +725,9 @@ static int print_summary(struct sctx *x)
 
 		for (j = i; j < n && all[j]->key >> 32 == pid; j++)
 			;
-		printf("\n %s (%u), %zu syscalls\n\n", comm_table__get(x->comms, pid, pid), pid,
-		       j - i);
+		printf("\n ");
+		gtsc_fputs_text(stdout, gtsc_comm_table__get(x->comms, pid, pid));
+		printf(" (%u), %zu syscalls\n\n", pid, j - i);
 		summary_table(x, all + i, j - i);
 	}
 	return 0;
@@ -758,7 +766,7 @@ static void sctx_free(struct sctx *x)
 {
 	free(x->line.p);
 	sc_table__free(x->stats);
-	comm_table__free(x->comms);
+	gtsc_comm_table__free(x->comms);
 	gtsc_syscall_decoder__free(x->dec);
 	if (x->r)
 		gtsc_reader__close(x->r);
@@ -776,9 +784,9 @@ static int open_all(struct sctx *x, const struct sopts *o)
 	if (!x->r)
 		return -ENOENT;
 	x->dec = gtsc_syscall_decoder__new(x->r, &so);
-	x->comms = comm_table__new();
+	x->comms = gtsc_comm_table__new();
 	x->stats = sc_table__new();
-	x->line = (struct line_buf){ malloc(LINE_SZ + 1), 0, LINE_SZ };
+	x->line = (struct gtsc_buf){ malloc(LINE_SZ + 1), 0, LINE_SZ };
 	if (!x->dec || !x->comms || !x->stats || !x->line.p) {
 		fprintf(stderr, "gtsc-bpf: out of memory\n");
 		return -ENOMEM;

@@ -11,30 +11,6 @@
 #include <bpf/libbpf.h>
 #include "channel.h"
 
-int gtsc_parse_size(const char *s, __u64 *bytes)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return -EINVAL;
-	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++; break;
-	case '\0': break;
-	default: return -EINVAL;
-	}
-	if (*end == 'B' || *end == 'b' || *end == 'i')
-		end++;
-	if (*end || !v)
-		return -EINVAL;
-	*bytes = v;
-	return 0;
-}
-
 int gtsc_channels__find(const struct gtsc_channels *c, const char *name)
 {
 	for (int i = 0; i < c->n; i++)
@@ -68,6 +44,11 @@ int gtsc_channel_spec__check(struct gtsc_channel_spec *sp, char *why, size_t why
 			return -EINVAL;
 		}
 		sp->ring_bytes = bytes;
+	}
+	if (sp->ring_bytes > GTSC_RING_MAX) {
+		snprintf(why, why_sz, "a ring is at most 1 GiB, not %llu bytes",
+			 (unsigned long long)sp->ring_bytes);
+		return -ERANGE;
 	}
 	if (sp->mode == GTSC_MODE_OVERWRITE) {
 		if (sp->sub_size && sp->sub_size != GTSC_FLIGHT_SLOT) {
@@ -110,7 +91,7 @@ static __u64 pow2_at_least(__u64 want, __u64 min)
 {
 	__u64 sz = min;
 
-	while (sz < want)
+	while (sz < want && sz <= UINT64_MAX / 2) /* options are bounded; a library caller may not be */
 		sz <<= 1;
 	return sz;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
 #define CTL_MAX_REQUEST 1024
 #define CTL_MAX_ARGS 16
 #define CTL_WAIT_STEP_MS 20
+#define ENDED_KEEP_S (24 * 3600) /* epitaphs older than a day are pruned when a session starts */
 
 struct gtsc_control_server {
 	int fd;
@@ -31,6 +33,7 @@ struct gtsc_control_server {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char ended[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char epitaph[512];
+	uid_t owner; /* who may control the session besides root */
 };
 
 /* What a handler writes into; a struct of its own so that strbuf stays internal. */
@@ -42,6 +45,37 @@ struct gtsc_control_reply {
 static void ended_path(const char *name, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s/%s.ended", GTSC_RUN_DIR, name);
+}
+
+/* Writes TEXT as NAME's epitaph; /run/gtsc is root's, O_NOFOLLOW all the same. */
+static void put_epitaph(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) < 0)
+		unlink(path);
+	close(fd);
+}
+
+/* Epitaphs older than ENDED_KEEP_S: nobody asks a day later, and they would pile up. */
+static void prune_epitaphs(void)
+{
+	time_t old = time(NULL) - ENDED_KEEP_S;
+	DIR *d = opendir(GTSC_RUN_DIR);
+	struct dirent *de;
+	struct stat st;
+
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 6 && !strcmp(de->d_name + len - 6, ".ended") &&
+		    !fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) && st.st_mtime < old)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
 }
 
 int gtsc_control__check_name(const char *name)
@@ -152,6 +186,8 @@ struct gtsc_control_server *gtsc_control_server__new(const char *name, gtsc_cont
 	srv->fd = fd;
 	srv->fn = fn;
 	srv->ctx = ctx;
+	srv->owner = geteuid();
+	prune_epitaphs();
 	snprintf(srv->path, sizeof(srv->path), "%s", sa.sun_path);
 	ended_path(name, srv->ended, sizeof(srv->ended));
 	unlink(srv->ended); /* an earlier session's of this name */
@@ -254,18 +290,41 @@ static void send_reply(int cfd, int err, const struct strbuf *sb)
 	}
 }
 
-static void serve_one(int cfd, gtsc_control_fn fn, void *ctx)
+/* The socket's directory is root's 0700; a process that reaches it anyway is still asked. */
+static bool peer_allowed(int cfd, uid_t owner, struct strbuf *why)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+		strbuf_addf(why, "cannot tell who is asking (%s)", strerror(errno));
+		return false;
+	}
+	if (cred.uid == 0 || cred.uid == owner)
+		return true;
+	strbuf_addf(why, "this session takes commands only from root or its owner (uid %u), "
+			 "not from uid %u", (unsigned)owner, (unsigned)cred.uid);
+	return false;
+}
+
+static void serve_one(int cfd, const struct gtsc_control_server *srv)
 {
 	char line[CTL_MAX_REQUEST], *argv[CTL_MAX_ARGS];
 	struct gtsc_control_reply reply = {};
+	gtsc_control_fn fn = srv->fn;
 	int argc, err;
 
 	/* The listening socket is non-blocking; a client's is not. */
 	fcntl(cfd, F_SETFL, fcntl(cfd, F_GETFL) & ~O_NONBLOCK);
+	if (!peer_allowed(cfd, srv->owner, &reply.sb)) {
+		send_reply(cfd, -EPERM, &reply.sb);
+		strbuf_free(&reply.sb);
+		return;
+	}
 	if (read_line(cfd, line, sizeof(line)) <= 0)
 		return;
 	argc = split_args(line, argv);
-	err = argc && fn ? fn(ctx, argc, argv, &reply) : -EINVAL;
+	err = argc && fn ? fn(srv->ctx, argc, argv, &reply) : -EINVAL;
 	if (!argc)
 		strbuf_addf(&reply.sb, "empty request");
 	else if (!fn)
@@ -285,7 +344,7 @@ int gtsc_control_server__serve(struct gtsc_control_server *srv)
 
 		if (cfd < 0)
 			return errno == EAGAIN || errno == EWOULDBLOCK ? served : -errno;
-		serve_one(cfd, srv->fn, srv->ctx);
+		serve_one(cfd, srv);
 		close(cfd);
 		served++;
 	}
@@ -304,16 +363,8 @@ void gtsc_control_server__epitaph(struct gtsc_control_server *srv, const char *f
 
 static void write_epitaph(const struct gtsc_control_server *srv)
 {
-	int fd;
-
-	if (!srv->epitaph[0])
-		return;
-	fd = open(srv->ended, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	if (write(fd, srv->epitaph, strlen(srv->epitaph)) < 0)
-		unlink(srv->ended);
-	close(fd);
+	if (srv->epitaph[0])
+		put_epitaph(srv->ended, srv->epitaph);
 }
 
 void gtsc_control_server__free(struct gtsc_control_server *srv)
@@ -386,10 +437,17 @@ static bool read_epitaph(const char *name, struct strbuf *reply)
 static int connect_failed(const char *name, const struct sockaddr_un *sa, int fd,
 			  struct strbuf *reply)
 {
+	char path[256];
+
 	if (fd == -ENOENT && read_epitaph(name, reply))
 		return -ESRCH;
-	if (fd == -ECONNREFUSED)
-		unlink(sa->sun_path); /* its recorder died without removing it */
+	if (fd == -ECONNREFUSED) {
+		/* its recorder died without removing it: the next question gets the same answer */
+		ended_path(name, path, sizeof(path));
+		put_epitaph(path, "its recorder died (killed or crashed) without finishing "
+				  "the trace");
+		unlink(sa->sun_path);
+	}
 	if (fd == -ENOENT)
 		strbuf_addf(reply, "there is no session named '%s' ('gtsc-bpf list' shows them)",
 			    name);

@@ -39,6 +39,7 @@ struct gtsc_recording {
 	char *tool, *cmdline, *command;
 	int zlib_level;
 	long codec; /* enum gtsc_writer_codec */
+	bool keep_old;
 	struct gtsc_session *s;
 	struct gtsc_file_sink *fs; /* NULL once finished */
 	struct meta_chunk meta[MAX_META_CHUNKS];
@@ -106,6 +107,7 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 	r->tool = dup_or_null(OPTS_GET(opts, tool, NULL) ?: "libgtsc", &err);
 	r->cmdline = dup_or_null(OPTS_GET(opts, cmdline, NULL) ?: program_invocation_name, &err);
 	r->command = dup_or_null(OPTS_GET(opts, command, NULL) ?: "", &err);
+	r->keep_old = OPTS_GET(opts, keep_old, false);
 	switch (OPTS_GET(opts, compress, GTSC_COMPRESS_LZ4)) {
 	case GTSC_COMPRESS_LZ4: r->zlib_level = 1, r->codec = GTSC_WRITER_LZ4; break;
 	case GTSC_COMPRESS_ZLIB: r->zlib_level = 1, r->codec = GTSC_WRITER_ZLIB; break;
@@ -140,16 +142,20 @@ static int tee_round_end(struct gtsc_sink *sink)
 int gtsc_recording__open(struct gtsc_recording *r)
 {
 	struct gtsc_writer_opts wo = { .sz = sizeof(wo) };
+	char why[512] = "";
 	int err;
 
 	if (!r || r->s)
 		return -EINVAL;
 	wo.zlib_level = r->zlib_level;
 	wo.data_codec = r->codec;
+	wo.keep_old = r->keep_old;
+	wo.errbuf = why;
+	wo.errbuf_sz = sizeof(why);
 	r->fs = gtsc_file_sink__create(r->path, &wo);
 	if (!r->fs) {
 		err = -errno;
-		rlog(r, "cannot create %s: %s", r->path, strerror(-err));
+		rlog(r, "cannot create %s: %s", r->path, why[0] ? why : strerror(-err));
 		return err;
 	}
 	r->tee = (struct gtsc_sink){ .record = tee_record, .round_end = tee_round_end };
@@ -402,19 +408,21 @@ static int snapshot_records(struct gtsc_recording *r, struct gtsc_file_sink *fs,
 	return err;
 }
 
-static void snap_err(struct gtsc_snapshot_opts *opts, const char *fmt, const char *path, int err)
+static void snap_err(struct gtsc_snapshot_opts *opts, const char *fmt, const char *path,
+		     const char *why)
 {
 	char *buf = OPTS_GET(opts, errbuf, NULL);
 	size_t sz = OPTS_GET(opts, errbuf_sz, 0);
 
 	if (buf && sz)
-		snprintf(buf, sz, fmt, path, strerror(-err));
+		snprintf(buf, sz, fmt, path, why);
 }
 
 int gtsc_recording__snapshot(struct gtsc_recording *r, const char *path,
 			     struct gtsc_snapshot_opts *opts)
 {
 	struct gtsc_writer_opts wo = { .sz = sizeof(wo) };
+	char why[512] = "";
 	enum gtsc_flight_read how;
 	struct gtsc_file_sink *fs;
 	int err;
@@ -432,16 +440,18 @@ int gtsc_recording__snapshot(struct gtsc_recording *r, const char *path,
 	}
 	wo.zlib_level = r->zlib_level;
 	wo.data_codec = r->codec;
+	wo.errbuf = why;
+	wo.errbuf_sz = sizeof(why);
 	fs = gtsc_file_sink__create(path, &wo);
 	if (!fs) {
 		err = -errno;
-		snap_err(opts, "cannot create %s: %s", path, err);
+		snap_err(opts, "cannot create %s: %s", path, why[0] ? why : strerror(-err));
 		return err;
 	}
 	err = snapshot_records(r, fs, how, opts);
 	if (err) {
 		unlink(path);
-		snap_err(opts, "writing %s failed: %s", path, err);
+		snap_err(opts, "writing %s failed: %s", path, strerror(-err));
 	}
 	return err;
 }

@@ -110,6 +110,24 @@ static __u64 default_ring_bytes(int nr_cpus)
 	return ring;
 }
 
+/* Rings larger than half the memory would take the kernel minutes to fill, or the OOM killer. */
+static int check_ring_memory(struct gtsc_session *s)
+{
+	__u64 ram = (__u64)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE), total = 0;
+
+	for (int i = 0; i < s->chans.n; i++) {
+		const struct gtsc_channel *ch = &s->chans.ch[i];
+
+		total += ch->spec.ring_bytes * (ch->nr_rings + ch->nr_regions);
+	}
+	if (total <= ram / 2)
+		return 0;
+	slog(s, GTSC_LOG_WARN,
+	     "the rings would take %llu MiB of the %llu MiB of memory: lower -b or --channel size=",
+	     (unsigned long long)(total >> 20), (unsigned long long)(ram >> 20));
+	return -ENOMEM;
+}
+
 static int setup_channels(struct gtsc_session *s)
 {
 	const struct gtsc_engine_opts *o = &s->opts;
@@ -149,7 +167,7 @@ static int setup_channels(struct gtsc_session *s)
 	err = gtsc_channels__layout(&s->chans, s->nr_cpus);
 	if (err)
 		slog(s, GTSC_LOG_WARN, "the flight channels are too large (4G slots at most)");
-	return err;
+	return err ?: check_ring_memory(s);
 }
 
 /*

@@ -103,6 +103,11 @@ int gtsc_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_
 	eo->pids = OPTS_GET(opts, pids, NULL);
 	eo->nr_pids = eo->pids ? OPTS_GET(opts, nr_pids, 0) : 0;
 	eo->ring_bytes = OPTS_GET(opts, ring_bytes, 0);
+	if (eo->ring_bytes > GTSC_RING_MAX) {
+		opts_log(opts, "a ring is at most 1 GiB, not %llu bytes",
+			 (unsigned long long)eo->ring_bytes);
+		return -ERANGE;
+	}
 	eo->allow_missing = OPTS_GET(opts, allow_missing, false);
 	eo->log = OPTS_GET(opts, log, NULL);
 	eo->log_ctx = OPTS_GET(opts, log_ctx, NULL);
@@ -179,19 +184,36 @@ static int parse_events(const struct gtsc_session_opts *opts, struct gtsc_sessio
 	return 0;
 }
 
-static int channel_key(struct gtsc_channel_spec *c, const char *tok)
+/* The number after KEY= in TOK, or the reason it is refused in WHY. */
+static int key_number(const char *tok, __u64 min, __u64 max, __u64 *v, char *why, size_t why_sz)
+{
+	size_t key = strcspn(tok, "=");
+	char reason[128];
+	int err;
+
+	if (!strncmp(tok, "nr_sub", key))
+		err = gtsc_parse_count(tok + key + 1, min, max, v, reason, sizeof(reason));
+	else
+		err = gtsc_parse_size_range(tok + key + 1, min, max, v, reason, sizeof(reason));
+	if (err)
+		snprintf(why, why_sz, "%.*s %s", (int)key, tok, reason);
+	return err;
+}
+
+/* KEY=VALUE of --channel; WHY gets the end of a sentence when it is refused. */
+static int channel_key(struct gtsc_channel_spec *c, const char *tok, char *why, size_t why_sz)
 {
 	__u64 v;
 	int err;
 
 	if (!strncmp(tok, "size=", 5))
-		return gtsc_parse_size(tok + 5, &c->ring_bytes);
+		return key_number(tok, 4096, GTSC_RING_MAX, &c->ring_bytes, why, why_sz);
 	if (!strncmp(tok, "sub_size=", 9))
-		return gtsc_parse_size(tok + 9, &c->sub_size);
+		return key_number(tok, 1, GTSC_RING_MAX, &c->sub_size, why, why_sz);
 	if (!strncmp(tok, "nr_sub=", 7)) {
-		err = gtsc_parse_size(tok + 7, &v);
+		err = key_number(tok, 1, GTSC_RING_MAX, &v, why, why_sz);
 		c->nr_sub = v;
-		return err ?: v > 0xffffffffULL ? -ERANGE : 0;
+		return err;
 	}
 	if (!strcmp(tok, "scope=global") || !strcmp(tok, "scope=percpu")) {
 		c->global = !strcmp(tok, "scope=global");
@@ -202,6 +224,8 @@ static int channel_key(struct gtsc_channel_spec *c, const char *tok)
 		c->mode = !strcmp(tok, "mode=overwrite") ? GTSC_MODE_OVERWRITE : GTSC_MODE_DISCARD;
 		return 0;
 	}
+	snprintf(why, why_sz, "'%s' is not size=SIZE, scope=percpu|global, "
+			      "mode=discard|overwrite, sub_size=BYTES or nr_sub=N", tok);
 	return -EINVAL;
 }
 
@@ -223,11 +247,9 @@ static int channel_string(const struct gtsc_session_opts *opts, const char *arg,
 	if (!kv)
 		return -ENOMEM;
 	for (tok = strtok_r(kv, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
-		err = channel_key(c, tok);
+		err = channel_key(c, tok, why, sizeof(why));
 		if (err)
-			opts_log(opts, "--channel %s: '%s' is not size=SIZE, scope=percpu|global, "
-				       "mode=discard|overwrite, sub_size=BYTES or nr_sub=N",
-				 c->name, tok);
+			opts_log(opts, "--channel %s: %s", c->name, why);
 	}
 	free(kv);
 	if (!err && gtsc_channel_spec__check(c, why, sizeof(why))) {

@@ -27,6 +27,7 @@
 #include <lz4.h>
 #include <zlib.h>
 
+#include "events.h"
 #include "trace_reader.h"
 #include "trace_util.h"
 
@@ -71,6 +72,7 @@ struct rbuf {
 
 struct gtsc_reader {
 	int fd;
+	struct event_classes *classes; /* built at report time (events.c); NULL: ENOMEM */
 	bool unordered;
 	char *errbuf;
 	size_t errbuf_sz;
@@ -861,6 +863,7 @@ struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader
 		return NULL;
 	}
 	r->fd = -1;
+	r->classes = event_classes__new();
 	r->unordered = OPTS_GET(opts, unordered, false);
 	r->errbuf = OPTS_GET(opts, errbuf, NULL);
 	r->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
@@ -875,12 +878,18 @@ struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader
 	return r;
 }
 
+struct event_classes *gtsc_reader__classes(const struct gtsc_reader *r)
+{
+	return r->classes;
+}
+
 void gtsc_reader__close(struct gtsc_reader *r)
 {
 	if (!r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
+	event_classes__free(r->classes);
 	if (r->zs_ready)
 		inflateEnd(&r->zs);
 	for (size_t i = 0; i < GTSC_CHUNK_TYPE_MAX; i++)
@@ -1150,6 +1159,11 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 		}
 		if (h.type < GTSC_REC_TYPE_MAX && h.size < trace_rec_min_sizes[h.type]) {
 			why = "is shorter than its type's minimum size";
+			break;
+		}
+		/* records are handed out as typed pointers: the next must stay aligned */
+		if (h.size % 8) {
+			why = "has a size that is not a multiple of 8";
 			break;
 		}
 		pend[n].ts = h.ts_ns;

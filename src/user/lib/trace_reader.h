@@ -56,6 +56,9 @@ struct trace_rec_ref {
 	const struct gtsc_rec_hdr *rec;
 };
 
+/* The event classes built for R's records so far (events.c); NULL if out of memory. */
+struct event_classes *gtsc_reader__classes(const struct gtsc_reader *r);
+
 /*
  * What gtsc_reader__next would yield next, as many records as are ready at
  * once: (*refs)[0, n).  No copy and no call per record, for analyses that

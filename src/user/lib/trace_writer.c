@@ -16,6 +16,7 @@
 #include <lz4.h>
 #include <zlib.h>
 
+#include "out_file.h"
 #include "trace_writer.h"
 #include "trace_util.h"
 
@@ -157,22 +158,31 @@ static int flush_data(struct gtsc_writer *w, __u16 flags)
 
 int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *rec)
 {
-	size_t size = rec->size;
+	size_t size = rec->size, padded = (size + 7) & ~(size_t)7;
+	struct gtsc_rec_hdr *out;
 	int err;
 
 	if (w->err)
 		return w->err;
 	/* the reader would call such a record damage: refuse to write it */
-	if (size < sizeof(*rec) ||
+	if (size < sizeof(*rec) || padded > MAX_REC_SIZE ||
 	    (rec->type < GTSC_REC_TYPE_MAX && size < trace_rec_min_sizes[rec->type]))
 		return -EINVAL;
-	if (w->len + size > w->chunk_size && w->len) {
+	if (w->len + padded > w->chunk_size && w->len) {
 		err = flush_data(w, 0);
 		if (err)
 			return err;
 	}
-	memcpy(w->buf + w->len, rec, size);
-	w->len += size;
+	/*
+	 * A tool's record may have any size; the reader hands records out as
+	 * typed pointers, so each starts 8-byte aligned: zeros pad it, and
+	 * hdr.size counts them (readers ignore bytes past the fields they know).
+	 */
+	out = (struct gtsc_rec_hdr *)(w->buf + w->len);
+	memcpy(out, rec, size);
+	memset((char *)out + size, 0, padded - size);
+	out->size = padded;
+	w->len += padded;
 	w->records++;
 	w->round_open = true;
 	return 0;
@@ -261,7 +271,8 @@ static void writer_free(struct gtsc_writer *w)
 	free(w);
 }
 
-static int writer_setup(struct gtsc_writer *w, const char *path, long codec)
+static int writer_setup(struct gtsc_writer *w, const char *path, long codec,
+			const struct gtsc_writer_opts *opts)
 {
 	w->buf = malloc(w->cap);
 	if (!w->buf)
@@ -279,12 +290,10 @@ static int writer_setup(struct gtsc_writer *w, const char *path, long codec)
 				return -ENOMEM;
 		}
 	}
-	w->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	w->fd = out_file__create(path, OPTS_GET(opts, keep_old, false), OPTS_GET(opts, errbuf, NULL),
+				 OPTS_GET(opts, errbuf_sz, 0));
 	if (w->fd < 0)
-		return -errno;
-	/* open's mode only applies to a new file; a trace can hold secrets */
-	if (fchmod(w->fd, 0600))
-		return -errno;
+		return w->fd;
 	return write_file_hdr(w);
 }
 
@@ -316,7 +325,7 @@ struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writ
 	w->zlib_level = level;
 	w->chunk_size = chunk;
 	w->cap = chunk > MAX_REC_SIZE ? chunk : MAX_REC_SIZE;
-	err = writer_setup(w, path, codec);
+	err = writer_setup(w, path, codec, opts);
 	if (err) {
 		writer_free(w);
 		errno = -err;

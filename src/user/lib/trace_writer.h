@@ -3,6 +3,7 @@
 #ifndef __GTSC_TRACE_WRITER_H
 #define __GTSC_TRACE_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "gtsc/file.h"
 #include "gtsc/records.h"
@@ -20,10 +21,13 @@ struct gtsc_writer_opts {
 	int zlib_level;	   /* 0: store uncompressed; default 1 (fast) when the field is absent */
 	size_t chunk_size; /* raw bytes of records per DATA chunk; default 1 MiB */
 	long data_codec;   /* enum gtsc_writer_codec, when zlib_level is not 0 (long: no tail padding) */
+	bool keep_old;	   /* a non-empty PATH becomes PATH.old first (out_file.h) */
+	char *errbuf;	   /* the sentence of a refused path */
+	size_t errbuf_sz;
 };
-#define gtsc_writer_opts__last_field data_codec
+#define gtsc_writer_opts__last_field errbuf_sz
 
-/* Creates PATH with mode 0600 (truncating it) and writes the file header. NULL + errno. */
+/* Creates PATH, mode 0600 (out_file.h: links, .old), and writes the file header. NULL + errno. */
 struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts);
 /* One metadata chunk of TYPE holding LEN bytes. */
 int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,
