@@ -169,3 +169,11 @@ void emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 		fputs(",\"truncated\":true", p->out);
 	fputs("}\n", p->out);
 }
+
+void emit_json_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		      const struct gtsc_rec_hdr *rec)
+{
+	fputc('{', p->out);
+	put_fields(p, c, rec, PICK_ALL, true);
+	fputc('}', p->out);
+}
