@@ -128,6 +128,61 @@ check_expr $T/follow "-- CMD: $others lines of other tasks than $sp and its chil
 check $T/json-types "a sleeping sched_switch as JSON: $(head -c 300 "$TEST_TMP/j")" \
 	has_line "$TEST_TMP/j" '"prev_comm":"pingpong"' '"prev_state_text":"S"' '"next_pid":'
 
+# A program named with ESC, a tab, a quote, a backslash and a byte that is not
+# UTF-8: its tracepoint fields are escaped in text (no raw control byte drives
+# the terminal) and JSON (every line parses with Python's json.loads and gives
+# the name's bytes back, README "JSON"); babeltrace2 reads the CTF conversion
+# with as many sched_switch events as report --json has, and Perfetto has
+# them as instants.
+odd="$TEST_TMP/$(printf 'p\033[31m\t"\\\377q')"
+cp "$WORKLOADS/pingpong" "$odd"
+echo | "$GTSC" record -e sched:sched_switch,sched:sched_process_exec,signal:signal_generate \
+	-o "$TEST_TMP/o.gtsc" -- "$odd" 20 2 2> "$TEST_TMP/o.err" > /dev/null
+rc=$?
+"$GTSC" report -i "$TEST_TMP/o.gtsc" > "$TEST_TMP/o.txt"
+"$GTSC" report -i "$TEST_TMP/o.gtsc" --json > "$TEST_TMP/o.json"
+n_ctl=$(grep -a ' sched_switch: ' "$TEST_TMP/o.txt" | tr -d '\n' | tr -dc '\000-\037\177' | wc -c)
+n_esc=$(grep -acF 'prev_comm=p\33[31m\t"\\\377q' "$TEST_TMP/o.txt")
+check_expr $T/text-escaped "rc $rc: $n_ctl raw control bytes in sched_switch lines, $n_esc escaped prev_comm: $(head -c 200 "$TEST_TMP/o.err")" \
+	'[ $rc = 0 ] && [ "$n_ctl" = 0 ] && [ "$n_esc" -gt 0 ]'
+out=$(python3 - "$TEST_TMP/o.json" <<'PY' 2>&1
+import json, sys
+bad = odd = 0
+for n, l in enumerate(open(sys.argv[1], 'rb'), 1):
+    try:
+        o = json.loads(l)
+    except ValueError as e:
+        bad += 1
+        print('line %d: %s' % (n, e))
+        continue
+    c = o.get('prev_comm')
+    if c is not None and c.encode('utf-8', 'surrogateescape') == b'p\x1b[31m\t"\\\xffq':
+        odd += 1
+print('bad=%d odd=%d' % (bad, odd))
+PY
+)
+check_expr $T/json-loads "$(echo "$out" | tail -3 | tr '\n' ';')" \
+	'echo "$out" | grep -q "^bad=0 odd=[1-9]"'
+if command -v babeltrace2 > /dev/null; then
+	n_json=$(grep -c '"event":"sched_switch"' "$TEST_TMP/o.json")
+	"$GTSC" convert -i "$TEST_TMP/o.gtsc" --to ctf -o "$TEST_TMP/o.ctf" 2> "$TEST_TMP/c.err"
+	babeltrace2 "$TEST_TMP/o.ctf" > "$TEST_TMP/o.bt" 2> "$TEST_TMP/bt.err"
+	rc=$?
+	n_bt=$(LC_ALL=C grep -ac '^\[[^]]*\] ([^)]*) [^ ]* sched_switch: .* prev_tid = [0-9]*, .* next_tid = [0-9]*' "$TEST_TMP/o.bt")
+	check_expr $T/ctf-babeltrace2 "babeltrace2 rc $rc: $n_bt sched_switch with prev_tid/next_tid, report --json $n_json: $(head -c 200 "$TEST_TMP/c.err" "$TEST_TMP/bt.err")" \
+		'[ $rc = 0 ] && [ "$n_json" -gt 0 ] && [ "$n_bt" = "$n_json" ]'
+else
+	echo "SKIP live/$T/ctf-babeltrace2: no babeltrace2 (scripts/deps.sh test installs it)"
+fi
+"$GTSC" convert -i "$TEST_TMP/o.gtsc" --to perfetto -o "$TEST_TMP/o.pf" 2> /dev/null
+out=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(1 for e in d["traceEvents"] if e.get("name") == "sched_switch" and e.get("ph") == "i"
+          and "next_pid" in e.get("args", {})))' "$TEST_TMP/o.pf" 2>&1)
+check_expr $T/perfetto-instants "perfetto: $out sched_switch instants with args, report --json $(grep -c '"event":"sched_switch"' "$TEST_TMP/o.json")" \
+	'[ "$out" = "$(grep -c "\"event\":\"sched_switch\"" "$TEST_TMP/o.json")" ] && [ "$out" -gt 0 ]'
+
 # errors: a typo names the closest tracepoint; one the kernel lacks is one sentence
 "$GTSC" record -e sched:sched_swich -a -d 1 -o "$TEST_TMP/e.gtsc" 2> "$TEST_TMP/e1" > /dev/null
 rc=$?
