@@ -15,15 +15,17 @@ BPFTOOL ?= bpftool
 CC ?= cc
 CFLAGS ?= -g -O2
 WARN := -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-INCLUDES := -Iinclude -Isrc/user/lib -Isrc/bpf -I$(OUTPUT)
+# libtraceevent parses tracefs formats and print fmts (-e GROUP:NAME), as in perf and trace-cmd.
+TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
+INCLUDES := -Iinclude -Isrc/user/lib -Isrc/bpf -I$(OUTPUT) $(TEP_CFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iinclude -Isrc/bpf
 
 # STATIC=1: one self-contained binary (what the VM lane boots with).
 ifeq ($(STATIC),1)
 LDFLAGS += -static
-LDLIBS := -lbpf -lelf -llz4 -lz -lzstd -lpthread
+LDLIBS := -lbpf -ltraceevent -ldl -lelf -llz4 -lz -lzstd -lpthread
 else
-LDLIBS := -lbpf -lelf -llz4 -lz -lzstd -lpthread
+LDLIBS := -lbpf -ltraceevent -lelf -llz4 -lz -lzstd -lpthread
 endif
 
 # The files defining shared maps first: libbpf 1.1's linker cannot relocate a
@@ -114,7 +116,7 @@ $(LIBGTSC_SO): $(LIB_OBJS) src/user/lib/libgtsc.map
 	$(call msg,LIB,$@)
 	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libgtsc.so.0 \
 		-Wl,--version-script=src/user/lib/libgtsc.map -Wl,--no-undefined \
-		$(LIB_OBJS) -lbpf -lelf -llz4 -lz -lzstd -lpthread -o $@
+		$(LIB_OBJS) -lbpf -ltraceevent -lelf -llz4 -lz -lzstd -lpthread -o $@
 	$(Q)ln -sf $(notdir $@) $(OUTPUT)/libgtsc.so.0 && ln -sf libgtsc.so.0 $(OUTPUT)/libgtsc.so
 
 .PHONY: lib install examples

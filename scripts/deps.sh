@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BUILD_PKGS="clang llvm make gcc libc6-dev libbpf-dev bpftool libelf-dev zlib1g-dev liblz4-dev libzstd-dev pkg-config help2man"
+BUILD_PKGS="clang llvm make gcc libc6-dev libbpf-dev bpftool libelf-dev zlib1g-dev liblz4-dev libzstd-dev libtraceevent-dev pkg-config help2man"
 # gcc-multilib: the 32-bit workload (compat32); strace/perf/bpftrace/trace-cmd:
 # oracles and benchmark peers; qemu, busybox,
 # bash-static, cpio: the VM lane.

@@ -23,7 +23,7 @@
  * still marks the last chunk of the rounds it holds.
  *
  * Chunk order as written: META, FEATURES, CHANNELS, SYSCALLS, EVENT_FORMATS,
- * FUNCS (when functions are probed), DATA..., KSYMS, TRAILER.  Readers must
+ * FUNCS (when functions are probed), TRACEPOINTS (-e GROUP:NAME), DATA..., KSYMS, TRAILER.  Readers must
  * not depend on the order of metadata chunks and must skip chunk types they
  * do not know.
  */
@@ -74,6 +74,7 @@ enum gtsc_chunk_type {
 	GTSC_CHUNK_FUNCS = 9,	      /* probed functions (-k), tab separated: see below */
 	GTSC_CHUNK_STACKS = 10,	      /* kernel stacks the records name by id: see below */
 	GTSC_CHUNK_PRINTF = 11,	      /* gtsc_printf formats: "<hex id>\t<format>" lines, see below */
+	GTSC_CHUNK_TRACEPOINTS = 12,  /* formats of the tracepoints recorded by name: see below */
 	GTSC_CHUNK_TYPE_MAX,
 };
 
@@ -129,6 +130,16 @@ _Static_assert(sizeof(struct gtsc_chunk_hdr) == 24, "chunk header is ABI");
  *   <fmt id, 8 hex digits>	<format>
  * the id as records.h's GTSC_PRINTF_ID computes it; in the format, a
  * backslash, newline and tab are written \\, \n and \t.
+ */
+
+/*
+ * TRACEPOINTS: what libtraceevent needs to decode GTSC_REC_TRACEPOINT
+ * records without the recording kernel's tracefs, as sections
+ *   <head> <length>\n<length bytes of text>\n
+ * head being "header_page" (events/header_page), "event <group> <name>"
+ * (events/<group>/<name>/format, whose ID line is the records' event_id)
+ * or "printk_formats" (only when a print fmt prints a string by its
+ * kernel address).
  */
 
 /*

@@ -471,6 +471,7 @@ GTSC_API void gtsc_reader__close(struct gtsc_reader *r);
 #include "control.h"  /* runtime control of named sessions; kernel features */
 #include "syscalls.h" /* decoding syscall records */
 #include "kmem.h"     /* kmem analysis */
+#include "tracepoints.h" /* tracepoints recorded by name */
 #include "buf.h"      /* output lines and the escapers of text and JSON */
 #include "print.h"    /* printing events: one line of text or JSON each */
 #include "ctf.h"      /* writing a trace as CTF */

@@ -36,9 +36,14 @@ struct gtsc_event_printer;
 struct gtsc_event_printer_opts {
 	size_t sz;
 	bool json; /**< one JSON object a line; else text */
+	/**
+	 * JSON of the fields alone, one object with no head and no newline
+	 * (another format's "args", as convert --to perfetto's).
+	 */
+	bool json_fields;
 	size_t : 0;
 };
-#define gtsc_event_printer_opts__last_field json
+#define gtsc_event_printer_opts__last_field json_fields
 
 /**
  * @brief A printer of R's records onto OUT.  R must outlive it.  NULL and
@@ -55,6 +60,14 @@ GTSC_API void gtsc_event_printer__free(struct gtsc_event_printer *p);
  */
 GTSC_API int gtsc_event_printer__print(struct gtsc_event_printer *p,
 				       const struct gtsc_rec_hdr *rec);
+
+/**
+ * @brief REC's event name ("sys_enter", "kmalloc", "sched_switch") and,
+ * when GROUP is not NULL, its group ("syscalls", "kmem", "sched"); NULL
+ * for records that print nothing.
+ */
+GTSC_API const char *gtsc_event_printer__name(struct gtsc_event_printer *p,
+					      const struct gtsc_rec_hdr *rec, const char **group);
 
 #ifdef __cplusplus
 }

@@ -21,8 +21,8 @@
 #endif
 
 #define GTSC_REC_ABI_MAJOR 1
-#define GTSC_REC_ABI_MINOR 4 /* 1: kmem_alloc.stack_id, 2: GTSC_REC_FUNC, 3: GTSC_REC_PRINTF,
-			     * 4: GTSC_SYS_F_COMPAT */
+#define GTSC_REC_ABI_MINOR 5 /* 1: kmem_alloc.stack_id, 2: GTSC_REC_FUNC, 3: GTSC_REC_PRINTF,
+			     * 4: GTSC_SYS_F_COMPAT, 5: GTSC_REC_TRACEPOINT */
 
 enum gtsc_rec_type {
 	GTSC_REC_NONE = 0,
@@ -35,6 +35,7 @@ enum gtsc_rec_type {
 	GTSC_REC_DROPS = 7,	 /* written by userspace: drops seen in a drain window */
 	GTSC_REC_FUNC = 8,	 /* function probe hit (-k): entry or return */
 	GTSC_REC_PRINTF = 9,	 /* gtsc_printf() of a BPF program: format id + raw args */
+	GTSC_REC_TRACEPOINT = 10, /* any tracepoint (-e GROUP:NAME): its raw trace entry */
 	GTSC_REC_TYPE_MAX,
 };
 
@@ -251,6 +252,30 @@ struct gtsc_rec_printf {
 #define GTSC_PRINTF_ID(s)                                                                          \
 	((__u32)((___GTSC_H64(GTSC_FNV_BASIS, s, 0) ^ (__u32)(sizeof(s) - 1)) * GTSC_FNV_PRIME))
 
+/*
+ * A tracepoint's raw entry as the kernel laid it out for perf (struct
+ * trace_entry's common fields first), not formatted: event_id is the
+ * entry's common_type, which the trace's TRACEPOINTS chunk maps to the
+ * format file that describes the rest.  The entry's fixed part comes with
+ * its __data_loc/__rel_loc strings and arrays; the copy stops at
+ * GTSC_TP_MAX_DATA bytes, and GTSC_TP_F_TRUNCATED in hdr.flags says a
+ * dynamic field reaches past data_len (readers clamp it there).  hdr.size
+ * is 8-aligned: data_len can be less than what follows.
+ */
+#define GTSC_TP_MAX_DATA 4064
+
+enum gtsc_tp_rec_flags {
+	GTSC_TP_F_TRUNCATED = 1 << 0,
+};
+
+struct gtsc_rec_tracepoint {
+	struct gtsc_rec_hdr hdr;
+	__u16 event_id; /* the kernel's common_type (tracefs events/G/N/id) */
+	__u16 data_len; /* bytes of the raw entry in data[] */
+	__u32 __pad;
+	__u8 data[]; /* the raw entry */
+};
+
 /* Sizes are ABI: a change here is a major ABI change. */
 #define GTSC_REC_ASSERT_SIZE(type, sz) _Static_assert(sizeof(type) == (sz), #type " changed size")
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_hdr, 24);
@@ -263,6 +288,7 @@ GTSC_REC_ASSERT_SIZE(struct gtsc_rec_task, 56);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_drops, 48);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_func, 112);
 GTSC_REC_ASSERT_SIZE(struct gtsc_rec_printf, 32);
+GTSC_REC_ASSERT_SIZE(struct gtsc_rec_tracepoint, 32);
 GTSC_REC_ASSERT_SIZE(struct gtsc_payload_item, 8);
 
 /*
@@ -281,6 +307,7 @@ GTSC_REC_ASSERT_SIZE(struct gtsc_payload_item, 8);
 		[GTSC_REC_DROPS] = sizeof(struct gtsc_rec_drops),                                  \
 		[GTSC_REC_FUNC] = sizeof(struct gtsc_rec_func),                                    \
 		[GTSC_REC_PRINTF] = sizeof(struct gtsc_rec_printf),                                \
+		[GTSC_REC_TRACEPOINT] = sizeof(struct gtsc_rec_tracepoint),                        \
 	}
 
 #endif /* __GTSC_RECORDS_H */

@@ -17,6 +17,7 @@ enum gtsc_class {
 	GTSC_CLASS_SYSCALLS = 1,
 	GTSC_CLASS_KMEM = 2,
 	GTSC_CLASS_FUNCS = 3, /* function probes (-k) */
+	GTSC_CLASS_EVENTS = 4, /* tracepoints by name (-e GROUP:NAME) */
 	GTSC_CLASS_MAX,
 };
 
@@ -107,6 +108,23 @@ enum gtsc_rescue_slot {
 
 /* Tids the rescue marks cover: PID_MAX_LIMIT on 64-bit (pid_max's ceiling). */
 #define GTSC_MARK_TIDS (1U << 22)
+
+/*
+ * -e GROUP:NAME: what the one generic tracepoint program needs to copy an
+ * entry, by the event's index in the session's set (the attach cookie).  dyn[] are the offsets of
+ * the __data_loc words (GTSC_TP_DYN_REL set: __rel_loc, whose offset counts
+ * from the end of the word); the copy reaches the furthest end of their data.
+ */
+#define GTSC_TP_MAX_DYN 8
+#define GTSC_TP_DYN_REL 0x8000
+#define GTSC_TP_MAX_EVENTS 4096
+
+struct gtsc_tp_info {
+	__u16 id;    /* common_type: the record's event_id */
+	__u16 fixed; /* the entry's fixed part: max offset + size over the format's fields */
+	__u16 nr_dyn;
+	__u16 dyn[GTSC_TP_MAX_DYN];
+};
 
 struct gtsc_chan_counters {
 	__u64 written; /* records submitted */

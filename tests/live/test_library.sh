@@ -35,8 +35,9 @@ cmds=$("$GTSC" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { pr
 nopage=
 for c in $cmds; do
 	p=$D/usr/share/man/man1/gtsc-bpf-$c.1
-	# help2man escapes '-' as '\-': "gtsc-bpf-kill \- end ...", "usage: gtsc\-bpf kill"
-	grep -q "^gtsc-bpf-$c .- " "$p" 2> /dev/null && grep -q "^usage: gtsc.-bpf $c" "$p" ||
+	# help2man escapes '-' as '\-': "gtsc-bpf-kill \- end ...", "usage: gtsc\-bpf kill",
+	# "usage: gtsc\-bpf list\-events"
+	grep -q "^gtsc-bpf-$c .- " "$p" 2> /dev/null && grep -q "^usage: gtsc.-bpf ${c//-/.-}" "$p" ||
 		nopage="$nopage $c"
 done
 check library/man-pages "no proper man page for:$nopage ($(echo $cmds | wc -w) commands)" \

@@ -41,7 +41,8 @@ static void test_type_numbers(struct test_ctx *t)
 	CHECK(t, GTSC_REC_DROPS == 7, "DROPS %d", GTSC_REC_DROPS);
 	CHECK(t, GTSC_REC_FUNC == 8, "FUNC %d", GTSC_REC_FUNC);
 	CHECK(t, GTSC_REC_PRINTF == 9, "PRINTF %d", GTSC_REC_PRINTF);
-	CHECK(t, GTSC_REC_TYPE_MAX == 10, "TYPE_MAX %d: pin the new type here", GTSC_REC_TYPE_MAX);
+	CHECK(t, GTSC_REC_TRACEPOINT == 10, "TRACEPOINT %d", GTSC_REC_TRACEPOINT);
+	CHECK(t, GTSC_REC_TYPE_MAX == 11, "TYPE_MAX %d: pin the new type here", GTSC_REC_TYPE_MAX);
 	CHECK(t, GTSC_KMEM_KMALLOC == 0 && GTSC_KMEM_CACHE == 1 && GTSC_KMEM_PAGE == 2,
 	      "kmem kinds renumbered");
 	CHECK(t,
@@ -175,6 +176,17 @@ static void test_printf_layout(struct test_ctx *t)
 	      GTSC_PRINTF_ID("fork pid=%d flags=%llx\n"));
 }
 
+static void test_tracepoint_layout(struct test_ctx *t)
+{
+	typedef struct gtsc_rec_tracepoint p;
+
+	CHECK(t, sizeof(p) == 32, "tracepoint is %zu bytes", sizeof(p));
+	PIN(t, p, event_id, 24, 2);
+	PIN(t, p, data_len, 26, 2);
+	CHECK(t, offsetof(p, data) == 32, "tracepoint data at %zu", offsetof(p, data));
+	CHECK(t, GTSC_TP_F_TRUNCATED == 1, "truncated flag renumbered");
+}
+
 /* Every known type has a minimum, equal to its struct: hdr.size below it is damage. */
 static void test_min_sizes(struct test_ctx *t)
 {
@@ -183,7 +195,7 @@ static void test_min_sizes(struct test_ctx *t)
 		[GTSC_REC_NONE] = 0,	    [GTSC_REC_SYS_ENTER] = 80, [GTSC_REC_SYS_EXIT] = 40,
 		[GTSC_REC_KMEM_ALLOC] = 72, [GTSC_REC_KMEM_FREE] = 56, [GTSC_REC_KMEM_CACHE] = 72,
 		[GTSC_REC_TASK] = 56,	    [GTSC_REC_DROPS] = 48,     [GTSC_REC_FUNC] = 112,
-		[GTSC_REC_PRINTF] = 32,
+		[GTSC_REC_PRINTF] = 32,	    [GTSC_REC_TRACEPOINT] = 32,
 	};
 	size_t n = sizeof(min) / sizeof(min[0]);
 
@@ -222,6 +234,7 @@ static const struct test_case cases[] = {
 	{ "task_drops_layout", test_task_drops_layout },
 	{ "func_layout", test_func_layout },
 	{ "printf_layout", test_printf_layout },
+	{ "tracepoint_layout", test_tracepoint_layout },
 	{ "min_sizes", test_min_sizes },
 	{ "alignment", test_alignment },
 };

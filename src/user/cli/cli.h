@@ -28,6 +28,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_list_events(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 /* list, status, stop, start, snapshot, rewind, kill (argv[0] is the command) */
 int cmd_control(int argc, char **argv);

@@ -33,6 +33,7 @@ struct record_opts {
 	size_t nr_pids;
 	double duration_s;
 	const char *events; /* -e, the library parses it */
+	char events_buf[4096]; /* several -e: one list, as perf takes them */
 	__u32 capture_size; /* -s */
 	bool no_capture;
 	__u64 ring_bytes;
@@ -114,7 +115,10 @@ static void usage(FILE *f)
 		"                          syscalls=NAMES records only these syscalls, NAMES\n"
 		"                          being names, globs and strace classes (%%file %%net\n"
 		"                          %%process %%memory %%signal %%desc ...) up to the end\n"
-		"                          of LIST: -e kmem,syscalls='openat,*stat*,%%net'\n"
+		"                          of LIST: -e kmem,syscalls='openat,*stat*,%%net';\n"
+		"                          any tracepoint as GROUP:NAME, globs too: -e\n"
+		"                          'sched:sched_switch,irq:*' (gtsc-bpf list-events);\n"
+		"                          repeatable\n"
 		"  -s, --string-limit SIZE bytes of data captured per buffer of read, write,\n"
 		"                          send, recv and argv strings (default 32, at most 4096)\n"
 		"      --no-capture        record raw syscall arguments only, no user memory\n"
@@ -270,6 +274,21 @@ static int add_channel(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/* -e A -e B is -e A,B (syscalls= still takes the rest of the list, so name it last). */
+static int add_events(struct record_opts *o, const char *arg)
+{
+	size_t len = strlen(o->events_buf);
+
+	if (len + strlen(arg) + 2 > sizeof(o->events_buf)) {
+		fprintf(stderr, "gtsc-bpf: -e lists are %zu bytes at most\n",
+			sizeof(o->events_buf) - 2);
+		return -E2BIG;
+	}
+	snprintf(o->events_buf + len, sizeof(o->events_buf) - len, "%s%s", len ? "," : "", arg);
+	o->events = o->events_buf;
+	return 0;
+}
+
 static int parse_capture_size(struct record_opts *o, const char *arg)
 {
 	__u64 n;
@@ -397,7 +416,7 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		case 'a': o->system_wide = true; break;
 		case 'p': err = parse_pids(o, optarg); break;
 		case 'd': err = parse_duration(o, optarg); break;
-		case 'e': o->events = optarg; break;
+		case 'e': err = add_events(o, optarg); break;
 		case 's': err = parse_capture_size(o, optarg); break;
 		case OPT_NO_CAPTURE: o->no_capture = true; break;
 		case 'b':

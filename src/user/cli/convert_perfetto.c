@@ -47,6 +47,7 @@ struct perfetto {
 	FILE *out;
 	struct gtsc_comm_table *comms;
 	struct gtsc_syscall_decoder *dec;
+	struct gtsc_event_printer *fields; /* a tracepoint's fields as args */
 	__u64 t0_ns, last_ns;
 	bool first;
 	char call[8192];
@@ -365,6 +366,21 @@ static int on_drops(struct perfetto *c, const struct gtsc_rec_drops *d)
 	return 0;
 }
 
+/* Any tracepoint (-e GROUP:NAME): an instant on its thread, its fields as args. */
+static int on_tracepoint(struct perfetto *c, const struct gtsc_rec_hdr *h)
+{
+	const char *group, *name = gtsc_event_printer__name(c->fields, h, &group);
+	int err;
+
+	if (!name)
+		return 0;
+	ev_begin(c, "i", name, group, h->ts_ns, h->pid, h->tid);
+	fputs(",\"s\":\"t\",\"args\":", c->out);
+	err = gtsc_event_printer__print(c->fields, h);
+	fputc('}', c->out);
+	return err ?: thread_note(c, h->pid, h->tid);
+}
+
 static int on_record(struct perfetto *c, const struct gtsc_rec_hdr *h)
 {
 	int err = 0;
@@ -394,6 +410,9 @@ static int on_record(struct perfetto *c, const struct gtsc_rec_hdr *h)
 		break;
 	case GTSC_REC_DROPS:
 		err = on_drops(c, (const void *)h);
+		break;
+	case GTSC_REC_TRACEPOINT:
+		err = on_tracepoint(c, h);
 		break;
 	}
 	return err;
@@ -433,6 +452,7 @@ static void put_names(struct perfetto *c)
 
 static void perfetto_free(struct perfetto *c)
 {
+	gtsc_event_printer__free(c->fields);
 	gtsc_syscall_decoder__free(c->dec);
 	gtsc_comm_table__free(c->comms);
 	free(c->threads);
@@ -444,6 +464,7 @@ int convert_perfetto(struct gtsc_reader *r, FILE *out, __u64 *events)
 {
 	GTSC_OPTS(gtsc_syscall_decoder_opts, dopts, .style = GTSC_SYSCALL_ARG_NAMES,
 		     .max_data = 32, .whole_calls = true, .fn = on_call);
+	GTSC_OPTS(gtsc_event_printer_opts, popts, .json_fields = true);
 	struct perfetto c = { .r = r, .out = out, .first = true };
 	const struct gtsc_rec_hdr *h;
 	struct read_progress prog;
@@ -455,7 +476,8 @@ int convert_perfetto(struct gtsc_reader *r, FILE *out, __u64 *events)
 	dopts.ctx = &c;
 	c.comms = gtsc_comm_table__new();
 	c.dec = c.comms ? gtsc_syscall_decoder__new(r, &dopts) : NULL;
-	if (!c.dec) {
+	c.fields = c.dec ? gtsc_event_printer__new(r, out, &popts) : NULL;
+	if (!c.fields) {
 		perfetto_free(&c);
 		return -ENOMEM;
 	}

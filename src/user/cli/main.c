@@ -25,6 +25,7 @@ static const struct cmd cmds[] = {
 	{ "check", cmd_check, "check a trace file's integrity and kmem consistency" },
 	{ "convert", cmd_convert, "write a trace in another tool's format (Perfetto)" },
 	{ "features", cmd_features, "show what this kernel lets gtsc-bpf record" },
+	{ "list-events", cmd_list_events, "list this kernel's tracepoints (what -e GROUP:NAME takes)" },
 };
 
 void cli_log(void *ctx, enum gtsc_log_level level, const char *msg)

@@ -160,10 +160,18 @@ static struct emit_value data_loc(const struct gtsc_event_class *c, const struct
 				  const struct gtsc_field *f, __u32 loc)
 {
 	size_t base = f->flags & GTSC_FF_REL_LOC ? (size_t)f->offset + 4 : c->data_offset;
-	size_t off = base + (loc & 0xffff), len = loc >> 16;
+	size_t off = base + (loc & 0xffff), len = loc >> 16, end = rec->size;
 	struct emit_value v = { .kind = f->type == GTSC_FT_DYN_STR ? EV_STR : EV_ARRAY };
 
-	if (off > rec->size || len > rec->size - off)
+	if (c->data_len_offset && c->data_len_offset + 2u <= rec->size)
+		end = c->data_offset + get_le((const char *)rec + c->data_len_offset, 2);
+	end = end < rec->size ? end : rec->size;
+	if (off > end)
+		return (struct emit_value){ .kind = EV_OMIT };
+	/* A field the kernel side cut (GTSC_TP_F_TRUNCATED) shows what was recorded of it. */
+	if (len > end - off && c->data_len_offset && rec->flags & GTSC_TP_F_TRUNCATED)
+		len = end - off;
+	if (len > end - off)
 		return (struct emit_value){ .kind = EV_OMIT };
 	v.s = (const char *)rec + off;
 	v.len = len;

@@ -19,6 +19,7 @@ struct gtsc_event_printer {
 	const struct gtsc_reader *r;
 	FILE *out;
 	bool json;
+	bool json_fields; /* the fields alone: another format's args */
 	__u64 t0_ns;
 	struct gtsc_comm_table *comms;
 	struct cache_name *caches; /* sorted by id */
@@ -74,6 +75,9 @@ void emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 	       const struct gtsc_rec_hdr *rec);
 void emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 	       const struct gtsc_rec_hdr *rec);
+/* {"k":v,...}: the fields alone, all at one level, no newline */
+void emit_json_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		      const struct gtsc_rec_hdr *rec);
 /*
  * A printer that only resolves values (emit_value), for an emitter of its
  * own (emit_ctf.c): OUT is NULL.  NULL and errno ENOMEM.

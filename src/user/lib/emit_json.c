@@ -8,6 +8,7 @@
  * numbers ("NAME_text").
  */
 #include <inttypes.h>
+#include <string.h>
 #include <gtsc/buf.h>
 #include "emit.h"
 
@@ -20,6 +21,25 @@ static void put_head(struct gtsc_event_printer *p, const struct gtsc_event_class
 	gtsc_fputs_json(p->out, gtsc_comm_table__get(p->comms, h->pid, h->tid));
 	fputs(",\"event\":", p->out);
 	gtsc_fputs_json(p->out, c->name);
+	if (c->style == GTSC_CLASS_FMT) {
+		fputs(",\"group\":", p->out);
+		gtsc_fputs_json(p->out, c->group);
+	}
+}
+
+/*
+ * A tracepoint's field named like a key of the head ("pid" of
+ * sched_wakeup) is "field_pid": an object has each key once.
+ */
+static const char *key_prefix(const struct gtsc_event_class *c, const char *name)
+{
+	static const char *const head[] = { "time", "ts_ns", "cpu", "pid", "tid", "comm",
+					    "event", "group", "truncated" };
+
+	for (size_t i = 0; c->style == GTSC_CLASS_FMT && i < sizeof(head) / sizeof(head[0]); i++)
+		if (!strcmp(name, head[i]))
+			return "field_";
+	return "";
 }
 
 /*
@@ -70,7 +90,7 @@ static void put_text_of(struct gtsc_event_printer *p, const struct gtsc_event_cl
 
 	if (!emit_decoded(c, rec, f, v, &b))
 		return;
-	fprintf(p->out, ",\"%s_text\":", f->name);
+	fprintf(p->out, ",\"%s%s_text\":", key_prefix(c, f->name), f->name);
 	gtsc_fput_json(p->out, tmp, b.len);
 }
 
@@ -125,7 +145,7 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
 		if (!first_bare)
 			fputc(',', p->out);
 		first_bare = false;
-		fprintf(p->out, "\"%s\":", f->name);
+		fprintf(p->out, "\"%s%s\":", key_prefix(c, f->name), f->name);
 		put_value(p, &v);
 		if (v.kind == EV_ERRNO || v.kind == EV_XLAT || v.kind == EV_FLAGS)
 			put_text_of(p, c, rec, f, &v);
@@ -145,5 +165,15 @@ void emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 	} else {
 		put_fields(p, c, rec, PICK_ALL, false);
 	}
+	if (c->style == GTSC_CLASS_FMT && rec->flags & GTSC_TP_F_TRUNCATED)
+		fputs(",\"truncated\":true", p->out);
 	fputs("}\n", p->out);
+}
+
+void emit_json_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		      const struct gtsc_rec_hdr *rec)
+{
+	fputc('{', p->out);
+	put_fields(p, c, rec, PICK_ALL, true);
+	fputc('}', p->out);
 }

@@ -6,6 +6,7 @@
  * Strings a traced program controls go through the text escaper.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <gtsc/buf.h>
 #include "emit.h"
 
@@ -83,13 +84,38 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
 	}
 }
 
+/*
+ * A FMT class's own line (a tracepoint's print fmt), escaped as every
+ * string is; false when the class cannot say (its fields are shown).
+ */
+static bool put_line(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		     const struct gtsc_rec_hdr *rec)
+{
+	char tmp[1024], *line = tmp;
+	int n = c->field_text ? c->field_text(c, NULL, rec, tmp, sizeof(tmp)) : -1;
+
+	if (n >= (int)sizeof(tmp)) {
+		line = malloc(n + 1);
+		n = line ? c->field_text(c, NULL, rec, line, n + 1) : -1;
+	}
+	if (n >= 0) {
+		fputc(' ', p->out);
+		gtsc_fput_text(p->out, line, n);
+	}
+	if (line != tmp)
+		free(line);
+	return n >= 0;
+}
+
 void emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 	       const struct gtsc_rec_hdr *rec)
 {
 	struct emit_value name;
 
 	put_head(p, c, rec);
-	if (c->style == GTSC_CLASS_CALL && c->nr_fields) {
+	if (c->style == GTSC_CLASS_FMT && put_line(p, c, rec)) {
+		/* the line is the class's */
+	} else if (c->style == GTSC_CLASS_CALL && c->nr_fields) {
 		name = emit_value(p, c, rec, &c->fields[0]);
 		fputc(' ', p->out);
 		put_value(p, c, rec, &c->fields[0], &name);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <gtsc/gtsc.h>
 #include "events.h"
+#include "tp_class.h"
 #include "trace_reader.h"
 
 #define FIELD(rec, member, nm, t, p, ...)                                                          \
@@ -293,6 +294,33 @@ static const struct gtsc_event_class *const printf_classes[] = { &printf_class }
 
 static const struct gtsc_event_class *const sys_exit_classes[] = { &sys_exit_class };
 
+/* ---- tracepoints: classes from the formats the trace saved ---- */
+
+static __u64 tracepoint_key(const struct gtsc_rec_hdr *rec)
+{
+	if (rec->size < sizeof(struct gtsc_rec_tracepoint))
+		return ~0ULL; /* no event id: no class */
+	return ((const struct gtsc_rec_tracepoint *)rec)->event_id;
+}
+
+/* *STATE: the trace's parsed formats, made at its first tracepoint record. */
+static struct gtsc_event_class *build_tracepoint(const struct gtsc_reader *r,
+						 const struct gtsc_rec_hdr *rec, void **state)
+{
+	__u64 id = tracepoint_key(rec);
+
+	if (id == ~0ULL)
+		return NULL;
+	if (!*state)
+		*state = tp_formats__new(r);
+	return *state ? tp_class__build(*state, id) : NULL;
+}
+
+static void free_tracepoint_state(void *state)
+{
+	tp_formats__free(state);
+}
+
 /* ---- the registry ---- */
 
 #define FIXED(c) .classes = (c), .nr_classes = sizeof(c) / sizeof((c)[0])
@@ -307,6 +335,8 @@ static const struct event_rec_type rec_types[] = {
 	{ GTSC_REC_DROPS, NULL, FIXED(drops_classes) },
 	{ GTSC_REC_FUNC, func_key, .build = build_func },
 	{ GTSC_REC_PRINTF, NULL, FIXED(printf_classes) },
+	{ GTSC_REC_TRACEPOINT, tracepoint_key, .build = build_tracepoint,
+	  .free_state = free_tracepoint_state },
 };
 
 /* ---- classes built per trace ---- */

@@ -30,6 +30,7 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_KPROBE_MULTI] = "kprobe_multi",
 	[GTSC_FEAT_FENTRY] = "fentry",
 	[GTSC_FEAT_BPF_PREEMPTIBLE] = "bpf_preemptible",
+	[GTSC_FEAT_TRACEPOINT] = "tracepoint",
 };
 
 /* Attach probes go here: traceable and in BTF on every kernel since 5.10. */
@@ -52,22 +53,30 @@ static bool path_exists(const char *p)
 	return access(p, F_OK) == 0;
 }
 
-static void probe_tracefs(struct gtsc_features *f)
+void gtsc_tracefs__find(char *buf, size_t size)
 {
 	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char p[96];
 
+	buf[0] = '\0';
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(p, sizeof(p), "%s/events", dirs[i]);
 		if (path_exists(p)) {
-			snprintf(f->tracefs, sizeof(f->tracefs), "%s", dirs[i]);
-			break;
+			snprintf(buf, size, "%s", dirs[i]);
+			return;
 		}
 	}
 	/* Mounting is what a user would do by hand; do it for them when root. */
-	if (!f->tracefs[0] && mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 &&
+	if (mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 &&
 	    path_exists("/sys/kernel/tracing/events"))
-		snprintf(f->tracefs, sizeof(f->tracefs), "%s", dirs[0]);
+		snprintf(buf, size, "%s", dirs[0]);
+}
+
+static void probe_tracefs(struct gtsc_features *f)
+{
+	char p[96];
+
+	gtsc_tracefs__find(f->tracefs, sizeof(f->tracefs));
 	feat_set(f, GTSC_FEAT_TRACEFS, f->tracefs[0],
 		 "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(p, sizeof(p), "%s/events/syscalls", f->tracefs);
@@ -301,6 +310,18 @@ int gtsc_features__init(struct gtsc_features *f)
 	feat_set(f, GTSC_FEAT_BPF_PREEMPTIBLE, probe_bpf_preemptible(),
 		 "syscall programs run with preemption off (not PREEMPT_RT, before 7.0)");
 	probe_tracefs(f);
+	/*
+	 * Classic tracepoint programs, the only kind that sees the raw entry,
+	 * told which event fired by the perf link's cookie (5.15): the entry's
+	 * own common_type is overwritten before they run.
+	 */
+	feat_set(f, GTSC_FEAT_TRACEPOINT,
+		 f->has[GTSC_FEAT_TRACEFS] &&
+			 libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT,
+						 BPF_FUNC_get_attach_cookie, NULL) == 1,
+		 f->has[GTSC_FEAT_TRACEFS]
+			 ? "classic tracepoint programs cannot read an attach cookie (needs Linux 5.15)"
+			 : f->why[GTSC_FEAT_TRACEFS]);
 	probe_attach(f);
 	return 0;
 }

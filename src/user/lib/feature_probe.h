@@ -26,6 +26,7 @@ enum gtsc_feature {
 	GTSC_FEAT_KPROBE_MULTI, /* a kprobe.multi link attaches (5.18, CONFIG_FPROBE) */
 	GTSC_FEAT_FENTRY,	/* an fentry program attaches (BPF trampolines) */
 	GTSC_FEAT_BPF_PREEMPTIBLE, /* syscall programs preemptible: PREEMPT_RT, 7.x */
+	GTSC_FEAT_TRACEPOINT,	/* classic tracepoint programs with attach cookies (-e GROUP:NAME, 5.15) */
 	GTSC_FEAT_MAX,
 };
 
@@ -54,6 +55,11 @@ const char *gtsc_feature_name(enum gtsc_feature feat);
  */
 bool gtsc_features__tp_btf_matches(const struct gtsc_features *f, const char *tp, const char *spec,
 				   char *why, size_t why_sz);
+/*
+ * The tracefs mount point into BUF ("" when none), mounting it at
+ * /sys/kernel/tracing when it is not mounted and we may.
+ */
+void gtsc_tracefs__find(char *buf, size_t size);
 /* Does tracefs have events/CATEGORY/NAME? */
 bool gtsc_features__tracepoint_exists(const struct gtsc_features *f, const char *category,
 				      const char *name);

@@ -79,10 +79,14 @@ struct gtsc_field {
  *  CALL: " openat(dfd=-100, flags=0x241)"    the first field's value, then
  *        the GTSC_FF_ARG fields in parentheses; JSON nests those under
  *        "args": {...}, after the fields before them.
+ *  FMT:  " " and the class's own line, field_text with no field (a
+ *        tracepoint's print fmt, as trace-cmd report prints it); JSON adds
+ *        "group", and "truncated": true when the record was cut.
  */
 enum gtsc_class_style {
 	GTSC_CLASS_KV,
 	GTSC_CLASS_CALL,
+	GTSC_CLASS_FMT,
 };
 
 /*
@@ -95,7 +99,9 @@ struct gtsc_rec_hdr;
 /*
  * A field's text made by the class's own means (a tracepoint's print fmt:
  * __print_flags, __print_symbolic): into BUF (SIZE bytes, NUL included),
- * the length written, or < 0 for none (the number is shown alone).
+ * the length written, or < 0 for none (the number is shown alone).  F NULL:
+ * the whole line of a GTSC_CLASS_FMT class.  snprintf-style: the length
+ * it needs, BUF cut when SIZE is short.
  */
 typedef int (*gtsc_field_text_fn)(const struct gtsc_event_class *c, const struct gtsc_field *f,
 				  const struct gtsc_rec_hdr *rec, char *buf, size_t size);
@@ -106,6 +112,12 @@ struct gtsc_event_class {
 	const struct gtsc_field *fields;
 	unsigned int nr_fields;
 	__u16 data_offset;	 /* tracepoints: where the raw entry starts in the record */
+	/*
+	 * tracepoints: where the __u16 count of the entry's recorded bytes is
+	 * (0: none); a __data_loc past it is left out, or in a record flagged
+	 * GTSC_TP_F_TRUNCATED shown as far as it was recorded.
+	 */
+	__u16 data_len_offset;
 	__u8 style;		 /* enum gtsc_class_style */
 	/* FP_XLAT / FP_FLAGS fields without a table: their text, else none */
 	gtsc_field_text_fn field_text;

@@ -163,7 +163,13 @@ bool kmem_gfp__eval(const char *s, size_t len, __u64 *val)
 	return !e.bad && e.p == e.end;
 }
 
-/* ---- the __print_flags() table ---- */
+/*
+ * ---- the __print_flags() table ----
+ * Read by hand, not by libtraceevent (which -e GROUP:NAME uses): only this
+ * list is wanted, from EVENT_FORMATS texts that may lack what
+ * tep_parse_event requires (ID and field lines: test_gfp_from_formats), and
+ * an entry whose mask does not evaluate costs that entry, not the table.
+ */
 
 /* The ')' or '}' closing the bracket at P (which is '(' or '{'), or NULL. */
 static const char *match_close(const char *p, const char *end)

@@ -84,6 +84,7 @@ gtsc_event_printer__new(const struct gtsc_reader *r, FILE *out,
 		return NULL;
 	p->out = out;
 	p->json = OPTS_GET(opts, json, false);
+	p->json_fields = OPTS_GET(opts, json_fields, false);
 	return p;
 }
 
@@ -105,6 +106,16 @@ int emit_printer__note(struct gtsc_event_printer *p, const struct gtsc_rec_hdr *
 	return 0;
 }
 
+GTSC_API const char *gtsc_event_printer__name(struct gtsc_event_printer *p,
+					      const struct gtsc_rec_hdr *rec, const char **group)
+{
+	const struct gtsc_event_class *c = p && rec ? event_class__of(p->r, rec) : NULL;
+
+	if (group)
+		*group = c ? c->group : NULL;
+	return c ? c->name : NULL;
+}
+
 GTSC_API int gtsc_event_printer__print(struct gtsc_event_printer *p,
 				       const struct gtsc_rec_hdr *rec)
 {
@@ -117,7 +128,9 @@ GTSC_API int gtsc_event_printer__print(struct gtsc_event_printer *p,
 	if (n)
 		return n < 0 ? n : 0;
 	c = event_class__of(p->r, rec);
-	if (c && p->json)
+	if (c && p->json_fields)
+		emit_json_fields(p, c, rec);
+	else if (c && p->json)
 		emit_json(p, c, rec);
 	else if (c)
 		emit_text(p, c, rec);

@@ -349,6 +349,8 @@ static int write_metadata(struct gtsc_recording *r)
 	meta_keep(r, GTSC_CHUNK_EVENT_FORMATS, &m.fmt);
 	if (m.printf.len)
 		meta_keep(r, GTSC_CHUNK_PRINTF, &m.printf);
+	if (m.tps.len)
+		meta_keep(r, GTSC_CHUNK_TRACEPOINTS, &m.tps);
 	gtsc_trace_meta__free(&m); /* what meta_keep did not take */
 	if (gtsc_session__plan(r->s)->funcs.prog && funcs)
 		gtsc_funcs__describe(funcs, gtsc_session__features(r->s)->vmlinux, &fn);

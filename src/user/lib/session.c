@@ -45,6 +45,8 @@ struct gtsc_session {
 	struct bpf_link *links[GTSC_MAX_SOURCES];
 	struct bpf_link *rescue_links[GTSC_MAX_SOURCES][GTSC_RESCUE_LEVELS]; /* detached first */
 	struct gtsc_func_links func_links;
+	struct gtsc_tp_set tps; /* -e GROUP:NAME, resolved at open */
+	struct gtsc_tp_links tp_links;
 	int cgroup_fd; /* --cgroup, until load puts it in its map */
 	struct gtsc_sink *sink;
 	struct gtsc_engine_opts opts;
@@ -67,6 +69,7 @@ static const char *const class_channel[GTSC_CLASS_MAX] = {
 	[GTSC_CLASS_SYSCALLS] = "syscalls",
 	[GTSC_CLASS_KMEM] = "kmem",
 	[GTSC_CLASS_FUNCS] = "funcs",
+	[GTSC_CLASS_EVENTS] = "events",
 };
 
 __attribute__((format(printf, 3, 4))) static void slog(const struct gtsc_session *s,
@@ -135,11 +138,13 @@ static int setup_channels(struct gtsc_session *s)
 		{ .name = "syscalls", .ring_bytes = ring },
 		{ .name = "kmem", .ring_bytes = ring },
 		{ .name = "funcs", .ring_bytes = ring },
+		{ .name = "events", .ring_bytes = ring },
 	};
 	int err;
 
 	for (int i = 0; i < GTSC_CLASS_MAX; i++)
-		if (i != GTSC_CLASS_FUNCS || has_funcs(s)) /* its rings cost memory */
+		/* their rings cost memory: only when asked for */
+		if ((i != GTSC_CLASS_FUNCS || has_funcs(s)) && (i != GTSC_CLASS_EVENTS || s->tps.n))
 			gtsc_channels__add(&s->chans, &def[i]);
 	for (size_t i = 0; i < o->nr_channels; i++) {
 		struct gtsc_channel_spec sp = o->channels[i];
@@ -318,6 +323,34 @@ static int check_funcs(struct gtsc_session *s)
 	return -EOPNOTSUPP;
 }
 
+/* As check_funcs: the tracepoints need classic tracepoint programs and tracefs. */
+static int check_events(struct gtsc_session *s)
+{
+	const struct gtsc_source_choice *c = &s->plan.events;
+
+	if (!c->wanted || c->prog)
+		return 0;
+	if (s->opts.allow_missing) {
+		slog(s, GTSC_LOG_WARN, "tracepoints (-e GROUP:NAME) left out: %s", c->why);
+		return 0;
+	}
+	slog(s, GTSC_LOG_WARN,
+	     "tracepoints (-e GROUP:NAME) cannot be recorded on this kernel: %s; --allow-missing "
+	     "records the other sources without them",
+	     c->why);
+	return -EOPNOTSUPP;
+}
+
+/* -e GROUP:NAME against this kernel's tracefs, before the channels are laid out. */
+static int resolve_tracepoints(struct gtsc_session *s)
+{
+	if (!s->opts.nr_tracepoints)
+		return 0;
+	return gtsc_tp__resolve(&s->tps, s->feat.tracefs, s->opts.tracepoints,
+				s->opts.nr_tracepoints, s->opts.allow_missing, s->opts.log,
+				s->opts.log_ctx);
+}
+
 static int check_plan(struct gtsc_session *s)
 {
 	int missing = 0;
@@ -373,7 +406,8 @@ static int session_load(struct gtsc_session *s)
 		slog(s, GTSC_LOG_WARN, "opening the BPF object failed: %s", strerror(-err));
 		return err;
 	}
-	err = setup_channels(s);
+	err = resolve_tracepoints(s);
+	err = err ?: setup_channels(s);
 	if (err)
 		return err;
 	setup_routes(s);
@@ -383,9 +417,11 @@ static int session_load(struct gtsc_session *s)
 	if (err)
 		return err;
 	gtsc_sources__plan(&s->plan, s->skel->obj, &s->feat,
-			   s->opts.sources | GTSC_SRC_TASK | (has_funcs(s) ? GTSC_SRC_FUNCS : 0));
+			   s->opts.sources | GTSC_SRC_TASK | (has_funcs(s) ? GTSC_SRC_FUNCS : 0) |
+				   (s->tps.n ? GTSC_SRC_EVENTS : 0));
 	setup_rescue(s);
 	err = check_funcs(s);
+	err = err ?: check_events(s);
 	err = err ?: check_plan(s);
 	if (err)
 		return err;
@@ -396,7 +432,11 @@ static int session_load(struct gtsc_session *s)
 		     strerror(-err));
 		return err;
 	}
-	return 0;
+	err = s->plan.events.prog ? gtsc_tp__fill(&s->tps, bpf_map__fd(s->skel->maps.gtsc_tp_infos))
+				  : 0;
+	if (err)
+		slog(s, GTSC_LOG_WARN, "filling the tracepoint table failed: %s", strerror(-err));
+	return err;
 }
 
 static int session_alloc_counters(struct gtsc_session *s)
@@ -463,6 +503,7 @@ struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts
 	s->opts.syscall_filter = NULL;
 	s->opts.comms = NULL;
 	s->opts.cgroup = NULL;
+	s->opts.tracepoints = NULL;
 	return s;
 fail:
 	s->sink = NULL; /* a failed open leaves SINK to its caller */
@@ -501,6 +542,11 @@ void gtsc_session__own_funcs(struct gtsc_session *s, struct gtsc_func_set *set)
 	s->opts.funcs = s->funcs.n ? &s->funcs : NULL;
 }
 
+const struct gtsc_tp_set *gtsc_session__tracepoints(const struct gtsc_session *s)
+{
+	return &s->tps;
+}
+
 const struct gtsc_func_set *gtsc_session__funcs(const struct gtsc_session *s)
 {
 	return s->opts.funcs;
@@ -525,6 +571,21 @@ static int attach_funcs(struct gtsc_session *s)
 				 bpf_object__find_program_by_name(s->skel->obj, p->funcs_ret_prog),
 				 !strcmp(p->funcs.how, "kprobe.multi"), &s->func_links, why,
 				 sizeof(why));
+	if (err)
+		slog(s, GTSC_LOG_WARN, "%s", why);
+	return err;
+}
+
+static int attach_events(struct gtsc_session *s)
+{
+	char why[256];
+	int err;
+
+	if (!s->plan.events.prog)
+		return 0;
+	err = gtsc_tp__attach(&s->tps,
+			      bpf_object__find_program_by_name(s->skel->obj, s->plan.events.prog),
+			      &s->tp_links, why, sizeof(why));
 	if (err)
 		slog(s, GTSC_LOG_WARN, "%s", why);
 	return err;
@@ -559,7 +620,7 @@ int gtsc_session__attach(struct gtsc_session *s)
 			}
 		}
 	}
-	return attach_funcs(s);
+	return attach_funcs(s) ?: attach_events(s);
 }
 
 int gtsc_session__start(struct gtsc_session *s)
@@ -775,29 +836,36 @@ static __u64 rescued(struct gtsc_session *s, int slot)
  * rescue programs' own misses are not losses: the first program had the
  * event, unless it was skipped too, and then the difference counts it.
  */
+static __u64 prog_misses(struct gtsc_session *s, const struct gtsc_source_choice *c, __u64 saved,
+			 struct strbuf *lines)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(s->skel->obj, c->prog);
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	__u64 lost;
+
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		return 0;
+	lost = info.recursion_misses > saved ? info.recursion_misses - saved : 0;
+	if (lines)
+		strbuf_addf(lines, "prog\t%s\t%llu\n", c->name, (unsigned long long)lost);
+	return lost;
+}
+
 __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
 {
 	__u64 total = 0;
 
 	for (int i = 0; i < s->plan.n; i++) {
 		const struct gtsc_source_choice *c = &s->plan.src[i];
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		struct bpf_program *p;
-		__u64 lost, saved = 0;
 
-		if (!s->links[i])
-			continue;
-		p = bpf_object__find_program_by_name(s->skel->obj, c->prog);
-		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
-			continue;
-		if (s->rescue_links[i][0])
-			saved = rescued(s, c->rescue_slot);
-		lost = info.recursion_misses > saved ? info.recursion_misses - saved : 0;
-		total += lost;
-		if (lines)
-			strbuf_addf(lines, "prog\t%s\t%llu\n", c->name, (unsigned long long)lost);
+		if (s->links[i])
+			total += prog_misses(s, c, s->rescue_links[i][0] ?
+							   rescued(s, c->rescue_slot) : 0, lines);
 	}
+	/* classic tracepoint programs count what bpf_prog_active skipped (6.7+) */
+	if (s->tp_links.n)
+		total += prog_misses(s, &s->plan.events, 0, lines);
 	return total;
 }
 
@@ -882,6 +950,8 @@ void gtsc_session__destroy(struct gtsc_session *s)
 	for (int i = 0; i < GTSC_MAX_SOURCES; i++)
 		bpf_link__destroy(s->links[i]);
 	gtsc_funcs__detach(&s->func_links);
+	gtsc_tp__detach(&s->tp_links);
+	gtsc_tp__free(&s->tps);
 	if (s->cgroup_fd >= 0)
 		close(s->cgroup_fd);
 	gtsc_flight__unmap(&s->flight);

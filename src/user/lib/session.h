@@ -18,6 +18,7 @@
 #include "gtsc_syscalls.h"
 #include "sink.h"
 #include "sources.h"
+#include "tracepoints.h"
 
 struct strbuf;
 
@@ -65,8 +66,14 @@ struct gtsc_engine_opts {
 	__u64 trigger_gap_ns;
 	/* A kernel stack for each kmem allocation and function entry (record --stacks). */
 	bool stacks;
+	/*
+	 * -e GROUP:NAME patterns (comma lists, globs), resolved against tracefs
+	 * at open; only read during open.
+	 */
+	const char *const *tracepoints;
+	size_t nr_tracepoints;
 };
-#define gtsc_engine_opts__last_field stacks
+#define gtsc_engine_opts__last_field nr_tracepoints
 
 /*
  * gtsc_session__open with the records going to SINK (the CLI's trace file)
@@ -90,6 +97,9 @@ struct gtsc_session_parse {
 	struct gtsc_channel_spec specs[GTSC_MAX_CHANNELS];
 	struct gtsc_sys_set syscalls;
 	struct gtsc_func_set funcs;
+	char **tracepoints; /* the -e tokens that are GROUP:NAME */
+	size_t nr_tracepoints;
+	char *events;	    /* -e without them */
 };
 
 /*
@@ -101,6 +111,8 @@ int gtsc_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_s
 void gtsc_session_parse__free(struct gtsc_session_parse *p);
 /* Moves SET (resolved functions) into S, which frees it; after a successful open. */
 void gtsc_session__own_funcs(struct gtsc_session *s, struct gtsc_func_set *set);
+/* The tracepoints S records (none: n == 0). */
+const struct gtsc_tp_set *gtsc_session__tracepoints(const struct gtsc_session *s);
 /* The functions S probes (NULL: none). */
 const struct gtsc_func_set *gtsc_session__funcs(const struct gtsc_session *s);
 /* Every pid given to open or track_pid; *N their number. */

@@ -116,6 +116,41 @@ int gtsc_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_
 	return err;
 }
 
+/*
+ * Takes the GROUP:NAME tokens out of the -e list into P->tracepoints (no
+ * source or syscall name has a colon, so they may stand anywhere, even
+ * after syscalls=); P->events keeps the rest.
+ */
+static int split_tracepoints(const char *events, struct gtsc_session_parse *p)
+{
+	char *copy = strdup(events), *save = NULL, *tok;
+	struct strbuf rest = {};
+	int err = copy ? 0 : -ENOMEM;
+
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char **v;
+
+		if (!strchr(tok, ':')) {
+			strbuf_addf(&rest, "%s%s", rest.len ? "," : "", tok);
+			continue;
+		}
+		v = realloc(p->tracepoints, (p->nr_tracepoints + 1) * sizeof(*v));
+		err = v ? 0 : -ENOMEM;
+		if (v)
+			p->tracepoints = v;
+		if (v && !(v[p->nr_tracepoints++] = strdup(tok)))
+			err = -ENOMEM;
+	}
+	free(copy);
+	strbuf_add(&rest, "", 1);
+	err = err ?: strbuf_err(&rest);
+	p->events = rest.buf;
+	p->eo.tracepoints = (const char *const *)p->tracepoints;
+	p->eo.nr_tracepoints = p->nr_tracepoints;
+	return err;
+}
+
 /* -e LIST: the sources, and with syscalls=NAMES the in-kernel syscall filter. */
 static int parse_events(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p)
 {
@@ -126,9 +161,15 @@ static int parse_events(const struct gtsc_session_opts *opts, struct gtsc_sessio
 
 	if (!events)
 		return 0;
+	err = split_tracepoints(events, p);
+	if (err)
+		return err;
+	events = p->events;
 	err = gtsc_sources__parse(events, &mask, &names, why, sizeof(why));
 	if (err) {
-		opts_log(opts, "-e: unknown event source '%s' (known: syscalls, kmem)", why);
+		opts_log(opts,
+			 "-e: unknown event source '%s' (known: syscalls, kmem, GROUP:NAME tracepoints)",
+			 why);
 		return err;
 	}
 	p->eo.sources = mask;
@@ -326,6 +367,15 @@ void gtsc_session_parse__free(struct gtsc_session_parse *p)
 {
 	gtsc_funcs__free(&p->funcs);
 	p->eo.funcs = NULL;
+	for (size_t i = 0; i < p->nr_tracepoints; i++)
+		free(p->tracepoints[i]);
+	free(p->tracepoints);
+	free(p->events);
+	p->tracepoints = NULL;
+	p->events = NULL;
+	p->nr_tracepoints = 0;
+	p->eo.tracepoints = NULL;
+	p->eo.nr_tracepoints = 0;
 }
 
 struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts)
@@ -520,6 +570,10 @@ int gtsc_session__sources(const struct gtsc_session *s, char *buf, size_t size)
 		strbuf_addf(&sb, ",funcs(");
 		gtsc_funcs__summary(gtsc_session__funcs(s), 3, &sb);
 		strbuf_addf(&sb, ")");
+	}
+	if (gtsc_session__plan(s)->events.prog) {
+		strbuf_addf(&sb, ",");
+		gtsc_tp__summary(gtsc_session__tracepoints(s), 3, &sb);
 	}
 	len = strbuf_err(&sb) ?: (int)sb.len;
 	if (len >= 0 && size)

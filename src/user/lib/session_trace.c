@@ -31,6 +31,8 @@ void gtsc_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s)
 	gtsc_meta__event_formats(f->tracefs, event_formats, &m->fmt);
 	/* none found (or unreadable): printf records show their format id */
 	gtsc_printf__collect(gtsc_session__object(s), &m->printf);
+	if (gtsc_session__plan(s)->events.prog)
+		gtsc_tp__describe(gtsc_session__tracepoints(s), f->tracefs, &m->tps);
 }
 
 int gtsc_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sink *fs)
@@ -42,6 +44,7 @@ int gtsc_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sin
 		{ GTSC_CHUNK_META, &m->meta },	   { GTSC_CHUNK_FEATURES, &m->feat },
 		{ GTSC_CHUNK_CHANNELS, &m->chans }, { GTSC_CHUNK_SYSCALLS, &m->sys },
 		{ GTSC_CHUNK_EVENT_FORMATS, &m->fmt }, { GTSC_CHUNK_PRINTF, &m->printf },
+		{ GTSC_CHUNK_TRACEPOINTS, &m->tps },
 	};
 	int err = 0;
 
@@ -61,6 +64,7 @@ void gtsc_trace_meta__free(struct gtsc_trace_meta *m)
 	strbuf_free(&m->sys);
 	strbuf_free(&m->fmt);
 	strbuf_free(&m->printf);
+	strbuf_free(&m->tps);
 }
 
 void gtsc_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb)

@@ -21,6 +21,7 @@ struct gtsc_trace_meta {
 	struct strbuf sys;   /* the syscall table */
 	struct strbuf fmt;   /* tracefs formats of the events (flag tables) */
 	struct strbuf printf; /* gtsc_printf formats of the programs (empty: none print) */
+	struct strbuf tps;    /* TRACEPOINTS: formats of -e GROUP:NAME (empty: none) */
 };
 
 void gtsc_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s);

@@ -169,6 +169,24 @@ static void plan_funcs(struct gtsc_source_plan *plan, struct bpf_object *obj,
 			 f->why[GTSC_FEAT_KPROBE_MULTI]);
 }
 
+/* One generic classic tracepoint program: the only kind that sees the raw entry. */
+static void plan_events(struct gtsc_source_plan *plan, struct bpf_object *obj,
+			const struct gtsc_features *f, bool wanted)
+{
+	struct gtsc_source_choice *c = &plan->events;
+	bool use = wanted && f->has[GTSC_FEAT_TRACEPOINT];
+
+	c->name = "events";
+	c->wanted = wanted;
+	if (use) {
+		c->prog = "gtsc_tracepoint";
+		c->how = "tracepoint";
+	} else if (wanted) {
+		snprintf(c->why, sizeof(c->why), "%s", f->why[GTSC_FEAT_TRACEPOINT]);
+	}
+	set_autoload(obj, "gtsc_tracepoint", use);
+}
+
 int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 		       const struct gtsc_features *f, unsigned int mask)
 {
@@ -194,6 +212,7 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 			set_rescue(obj, c, d->fb_prog, rescue && c->prog && c->prog == d->fb_prog);
 	}
 	plan_funcs(plan, obj, f, mask & GTSC_SRC_FUNCS);
+	plan_events(plan, obj, f, mask & GTSC_SRC_EVENTS);
 	return 0;
 }
 
@@ -237,4 +256,8 @@ void gtsc_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *
 		strbuf_addf(sb, "funcs=%s\n", plan->funcs.how);
 	else if (plan->funcs.wanted)
 		strbuf_addf(sb, "funcs=off (%s)\n", plan->funcs.why);
+	if (plan->events.wanted && plan->events.prog)
+		strbuf_addf(sb, "events=%s\n", plan->events.how);
+	else if (plan->events.wanted)
+		strbuf_addf(sb, "events=off (%s)\n", plan->events.why);
 }

@@ -21,6 +21,7 @@ enum gtsc_source_mask {
 	GTSC_SRC_KMEM = 1 << 2,
 	GTSC_SRC_ALL = GTSC_SRC_TASK | GTSC_SRC_SYSCALLS | GTSC_SRC_KMEM,
 	GTSC_SRC_FUNCS = 1 << 3, /* function probes: set by the session when -k named some */
+	GTSC_SRC_EVENTS = 1 << 4, /* tracepoints by name: set by the session when -e named some */
 };
 
 #define GTSC_MAX_SOURCES 16
@@ -48,6 +49,8 @@ struct gtsc_source_plan {
 	 */
 	struct gtsc_source_choice funcs;
 	const char *funcs_ret_prog;
+	/* Tracepoints by name (-e GROUP:NAME), attached by tracepoints.c. */
+	struct gtsc_source_choice events;
 };
 
 /*

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Recorded tracepoints as field-layer classes (fields.h): the formats a
+ * trace saved (its TRACEPOINTS chunk) parsed once per reader by
+ * libtraceevent, and each event's tep_format_field list turned into
+ * gtsc_field rows whose offsets count from the start of the
+ * GTSC_REC_TRACEPOINT record.  The class's field_text is the print fmt's:
+ * with a field, what __print_flags/__print_symbolic make of it; without
+ * (GTSC_CLASS_FMT), the whole line as trace-cmd report prints it.
+ */
+#ifndef __GTSC_TP_CLASS_H
+#define __GTSC_TP_CLASS_H
+
+#include <stddef.h>
+#include "fields.h"
+
+struct gtsc_reader;
+struct tp_formats;
+
+/* R's saved formats; NULL and errno ENOENT when it recorded none, EINVAL when damaged. */
+struct tp_formats *tp_formats__new(const struct gtsc_reader *r);
+void tp_formats__free(struct tp_formats *s);
+/* The IDX-th event (by group, then name), its group in *GROUP; NULL past the last. */
+const char *tp_formats__event(const struct tp_formats *s, size_t idx, const char **group);
+/* The class of event ID (malloc'd, fields too: the registry frees both); NULL if unknown. */
+struct gtsc_event_class *tp_class__build(struct tp_formats *s, __u32 id);
+
+#endif
