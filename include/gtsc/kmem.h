@@ -282,9 +282,15 @@ struct gtsc_check;
 /** Nothing to set yet: a struct so that options can come without a new function. */
 struct gtsc_check_opts {
 	size_t sz;
+	/**
+	 * Called now and then while the check reads R (a progress line: see
+	 * gtsc_reader__progress); the check reads the trace twice.
+	 */
+	void (*on_progress)(void *ctx, const struct gtsc_reader *r);
+	void *ctx;
 	size_t : 0;
 };
-#define gtsc_check_opts__last_field sz
+#define gtsc_check_opts__last_field ctx
 
 /**
  * @brief Checks the trace at PATH as kmemtrace_check did: is it whole

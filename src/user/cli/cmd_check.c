@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "progress.h"
 
 static void usage(FILE *f)
 {
@@ -59,6 +60,8 @@ int cmd_check(int argc, char **argv)
 	const char *input = GTSC_DEFAULT_OUTPUT;
 	const struct gtsc_check_stats *k;
 	struct gtsc_check *chk;
+	struct read_progress prog;
+	GTSC_OPTS(gtsc_check_opts, copts, .on_progress = read_progress_on, .ctx = &prog);
 	bool quiet = false;
 	int c, nr, rc;
 
@@ -89,7 +92,9 @@ int cmd_check(int argc, char **argv)
 				"stream: save it to a file (record -o FILE, or tee)\n");
 		return 2;
 	}
-	chk = gtsc_check__run(input, NULL);
+	read_progress_init(&prog, NULL, "check", false);
+	chk = gtsc_check__run(input, &copts);
+	read_progress_end(&prog);
 	if (!chk) {
 		fprintf(stderr, "gtsc-bpf: checking %s failed: %s\n", input, strerror(errno));
 		return 1;

@@ -41,3 +41,13 @@ void read_progress_end(struct read_progress *p)
 		fputs("\r\033[K", stderr);
 	p->shown = false;
 }
+
+void read_progress_on(void *ctx, const struct gtsc_reader *r)
+{
+	struct read_progress *p = ctx;
+
+	if (!p->on)
+		return;
+	p->r = r;
+	read_progress__tick_slow(p);
+}

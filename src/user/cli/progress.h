@@ -24,6 +24,8 @@ void read_progress_init(struct read_progress *p, const struct gtsc_reader *r, co
 			bool streaming);
 void read_progress__tick_slow(struct read_progress *p);
 void read_progress_end(struct read_progress *p);
+/* For a library call that reads on its own (gtsc_check_opts.on_progress): CTX is the progress. */
+void read_progress_on(void *ctx, const struct gtsc_reader *r);
 
 /* Per record: a counter, and the clock once every 64 K records. */
 static inline void read_progress_tick(struct read_progress *p)

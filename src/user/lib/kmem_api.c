@@ -244,6 +244,8 @@ struct gtsc_check *gtsc_check__run(const char *path, const struct gtsc_check_opt
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return errno = ENOMEM, NULL;
+	k->k.on_progress = OPTS_GET(opts, on_progress, NULL);
+	k->k.ctx = OPTS_GET(opts, ctx, NULL);
 	err = kmem_check__run(path, &k->k);
 	if (err) {
 		gtsc_check__free(k);

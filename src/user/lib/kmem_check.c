@@ -288,8 +288,11 @@ static int read_unordered(const char *path, struct pass1 *p)
 		return 0;
 	}
 	p->k->s.opened = true;
-	while ((n = gtsc_reader__next(r, &rec)) > 0)
+	while ((n = gtsc_reader__next(r, &rec)) > 0) {
 		check_record(p, rec);
+		if (p->k->on_progress && !(p->k->s.records & 0xffff))
+			p->k->on_progress(p->k->ctx, r);
+	}
 	/* the first damage in file order, open's or a DATA chunk's */
 	p->k->s.damaged = gtsc_reader__truncated(r);
 	if (p->k->s.damaged)
@@ -529,7 +532,7 @@ static int check_kmem(struct kmem_check *k, const char *path)
 		err = -errno;
 		goto out;
 	}
-	err = kmem_stream__run(r, a);
+	err = kmem_stream__run_cb(r, a, k->on_progress, k->ctx);
 	if (err)
 		goto out;
 	legal = gtsc_kmem_kfree_cache_legal(gtsc_reader__meta(r, "kernel"));

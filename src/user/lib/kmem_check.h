@@ -21,6 +21,8 @@ struct kmem_check {
 	struct strbuf findings;	   /* one sentence per line: wrong in the file or the kernel */
 	struct strbuf warnings;	   /* the trace is incomplete (drops, skipped events) */
 	struct strbuf notes;	   /* what looks wrong but is explained */
+	void (*on_progress)(void *ctx, const struct gtsc_reader *r);
+	void *ctx;
 };
 
 /* Checks PATH into K (zeroed by the caller).  0 when the check ran, -errno if it could not. */
