@@ -215,7 +215,9 @@ $(OUTPUT)/tests/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(OUTPUT)/tests/fuzz/
 # niced; fails on a crash or a hang (tests/fuzz/run.sh).
 FUZZ_SECONDS ?= 60
 FUZZ_OUT := $(OUTPUT)/fuzz
-FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# GTSC_FUZZ: fuzzing-only sizes (kmem_map.c); never in a release build
+FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-DGTSC_FUZZ
 .PHONY: fuzz fuzz-bin
 fuzz-bin:
 	$(Q)$(MAKE) OUTPUT=$(FUZZ_OUT) CC=afl-clang-fast CFLAGS="$(FUZZ_CFLAGS)" \

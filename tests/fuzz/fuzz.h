@@ -26,7 +26,7 @@ enum fuzz_opt {
 	FUZZ_NAMES = 1 << 4,	 /* GTSC_SYSCALL_ARG_NAMES */
 	FUZZ_TYPES = 1 << 5,	 /* GTSC_SYSCALL_ARG_TYPES */
 	FUZZ_MAX_DATA = 1 << 6,	 /* strace -s 8 */
-	FUZZ_CONVERT = 1 << 7,	 /* convert's perfetto writer too */
+	FUZZ_CONVERT = 1 << 7,	 /* convert's perfetto writer instead of check */
 };
 
 struct fuzz_buf {

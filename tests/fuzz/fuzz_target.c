@@ -2,7 +2,7 @@
 /*
  * One fuzz input through the reader and what reads its records: the event
  * printer (text and JSON), the syscall decoder (text and JSON), the kmem
- * analysis, check and convert's perfetto writer (fuzz.h).
+ * analysis and its GFP names, then check or convert's perfetto writer (fuzz.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -222,23 +222,33 @@ static void one_record(struct pass *p, const struct gtsc_rec_hdr *rec)
 		gtsc_reader__ksym(p->r, ((const struct gtsc_rec_kmem_alloc *)rec)->call_site, &off);
 }
 
-/* What a report asks of the analysis once it is finished. */
-static void kmem_results(const struct gtsc_kmem_analysis *a, const struct gtsc_reader *r)
+/* What report --kmem asks of the analysis once it is finished. */
+static void kmem_results(const struct gtsc_kmem_analysis *a, const struct gtsc_reader *r,
+			 char *line, size_t size)
 {
 	const struct gtsc_kmem_summary *s = gtsc_kmem_analysis__summary(a);
+	const struct gtsc_kmem_gfp_use *g;
 	const struct gtsc_kmem_stack_use *st;
+	struct gtsc_kmem_gfp *gfp;
+	const char *fmt;
 	size_t n;
 
 	if (!s)
 		return;
+	fmt = gtsc_reader__chunk_text(r, GTSC_CHUNK_EVENT_FORMATS, &n);
+	gfp = gtsc_kmem_gfp__new(fmt, fmt ? n : 0);
+	for (size_t i = 0; gfp && i < s->nr_gfps; i++) {
+		g = gtsc_kmem_analysis__gfp(a, i);
+		if (g)
+			gtsc_kmem_gfp__decode(gfp, g->gfp_flags, line, size);
+	}
+	gtsc_kmem_gfp__free(gfp);
 	for (int k = 0; k < GTSC_KMEM_KINDS; k++)
 		gtsc_kmem_analysis__kind(a, k);
 	for (size_t i = 0; i < s->nr_sites; i++)
 		gtsc_kmem_analysis__site(a, i);
 	for (size_t i = 0; i < s->nr_groups; i++)
 		gtsc_kmem_analysis__group(a, i);
-	for (size_t i = 0; i < s->nr_gfps; i++)
-		gtsc_kmem_analysis__gfp(a, i);
 	for (size_t i = 0; i < s->nr_errs; i++)
 		gtsc_kmem_analysis__err(a, i);
 	for (size_t i = 0; i < s->nr_stacks; i++) {
@@ -298,7 +308,7 @@ static void read_pass(const char *path, unsigned int opts, FILE *sink)
 		one_record(p, rec);
 	gtsc_syscall_decoder__finish(p->dec);
 	if (!gtsc_kmem_analysis__finish(p->kmem, 0))
-		kmem_results(p->kmem, p->r);
+		kmem_results(p->kmem, p->r, p->line, sizeof(p->line));
 out:
 	event_printer__free(p->printer);
 	gtsc_kmem_analysis__free(p->kmem);
@@ -338,9 +348,10 @@ int fuzz_one(const uint8_t *in, size_t n, int fd, FILE *sink, struct fuzz_buf *s
 		return -errno;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	read_pass(path, opts, sink);
-	check_pass(path, sink);
 	if (opts & FUZZ_CONVERT)
 		convert_pass(path, sink);
+	else
+		check_pass(path, sink);
 	fflush(sink);
 	return 0;
 }

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 """trim_seed.py IN OUT [DATA_BYTES]: a fuzz seed (fuzz_reader --unpack's
 output) cut below 64 KiB: the first DATA_BYTES of records (whole records,
-chunks kept), the SYSCALLS lines those records name, the first STACKS and
-KSYMS lines; chunks renumbered.  Small seeds keep AFL++ fast."""
+chunks kept), the SYSCALLS lines those records name, the EVENT_FORMATS of
+KEEP_FORMATS, the first STACKS and KSYMS lines; chunks renumbered.  Small seeds keep AFL++ fast."""
 import struct
 import sys
 
 HDR = struct.Struct('<IHHIIII')
-SYS_ENTER, DATA, SYSCALLS, KSYMS, STACKS = 1, 6, 4, 7, 10
+SYS_ENTER, DATA, SYSCALLS, FORMATS, KSYMS, STACKS = 1, 6, 4, 5, 7, 10
+KEEP_FORMATS = (b'sys_enter', b'kmalloc', b'mm_page_alloc')
 
 def chunks(d, pos):
     while pos + HDR.size <= len(d):
@@ -45,6 +46,9 @@ def main():
         elif h[1] == SYSCALLS:
             p = b''.join(l + b'\n' for l in p.split(b'\n')
                          if l and int(l.split(b'\t')[0]) in nrs)
+        elif h[1] == FORMATS:
+            blocks = [b'name: ' + b for b in p.split(b'name: ')[1:]]
+            p = b''.join(b for b in blocks if b.split(b'\n')[0][6:] in KEEP_FORMATS)
         elif h[1] in (KSYMS, STACKS):
             p = b''.join(l + b'\n' for l in p.split(b'\n')[:40] if l)
         h[3] = h[4] = len(p)
