@@ -1336,6 +1336,8 @@ static void test_writer_refuses(struct test_ctx *t)
 	make_rec(rec, 2, 0, 1);
 	h->size = 71;
 	CHECK(t, gtsc_writer__add_record(w, h) == -EINVAL, "short kmem_alloc accepted");
+	h->size = 84;
+	CHECK(t, gtsc_writer__add_record(w, h) == -EINVAL, "a size not a multiple of 8 accepted");
 	h->size = 23;
 	h->type = UNKNOWN_REC_TYPE;
 	CHECK(t, gtsc_writer__add_record(w, h) == -EINVAL, "record below a header accepted");

@@ -1152,6 +1152,11 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 			why = "is shorter than its type's minimum size";
 			break;
 		}
+		/* the next record would be misaligned, and records are handed out as typed pointers */
+		if (h.size % TRACE_REC_ALIGN) {
+			why = "has a size that is not a multiple of 8";
+			break;
+		}
 		pend[n].ts = h.ts_ns;
 		pend[n].rec = (const struct gtsc_rec_hdr *)(data + off);
 		n++;

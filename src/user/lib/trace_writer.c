@@ -164,7 +164,7 @@ int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *re
 	if (w->err)
 		return w->err;
 	/* the reader would call such a record damage: refuse to write it */
-	if (size < sizeof(*rec) ||
+	if (size < sizeof(*rec) || size % TRACE_REC_ALIGN ||
 	    (rec->type < GTSC_REC_TYPE_MAX && size < trace_rec_min_sizes[rec->type]))
 		return -EINVAL;
 	if (w->len + size > w->chunk_size && w->len) {
