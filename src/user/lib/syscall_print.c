@@ -15,7 +15,9 @@ void sd_putmem(struct sd_buf *b, const void *s, size_t n)
 		b->lost += n - (b->cap - b->len);
 		n = b->cap - b->len;
 	}
-	memcpy(b->p + b->len, s, n);
+	/* a length query (snprintf-style, no buffer) has b->p NULL */
+	if (n)
+		memcpy(b->p + b->len, s, n);
 	b->len += n;
 }
 
