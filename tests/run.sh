@@ -7,12 +7,32 @@
 # Every test prints "PASS name", "FAIL name: why" or "SKIP name: why" lines.
 # A SKIP is only for a lane that cannot run on this machine at all; it is
 # counted and shown, never hidden.
+#   SANITIZE=1 tests/run.sh ...  the ASan + UBSan build (make test SANITIZE=1):
+#                           unit and live lanes, their lines named asan-unit/...,
+#                           asan-live/...
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUTPUT:-.output}
 LANES=${1:-all}
 LOG=$(mktemp)
 trap 'rm -f "$LOG"' EXIT
+PREFIX=
+if [ "${SANITIZE:-}" = 1 ]; then
+	OUT=$OUT/san
+	export GTSC=$PWD/$OUT/gtsc-bpf WORKLOADS=$PWD/$OUT/tests/live
+	# a report (a leak too) ends the program with exit 99, which the tests see
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	# the library test's `make install` builds the release tree, not this one
+	unset MAKEFLAGS MAKELEVEL MAKEOVERRIDES SANITIZE
+	[ "$LANES" = all ] && LANES="unit live"
+	PREFIX=asan-
+fi
+
+# Names each result line after the build that ran it.
+tag() {
+	sed -u -E "s/^(PASS|FAIL|SKIP) /\1 $PREFIX/"
+}
 
 run_lane() {
 	local lane=$1
@@ -20,7 +40,7 @@ run_lane() {
 	unit)
 		for t in "$OUT"/tests/unit/test_*; do
 			[ -x "$t" ] || continue
-			"$t" 2>&1 | tee -a "$LOG" || true
+			"$t" 2>&1 | tag | tee -a "$LOG" || true
 		done
 		;;
 	live)
@@ -28,7 +48,7 @@ run_lane() {
 			echo "SKIP live: needs root (the live lane loads BPF programs)" | tee -a "$LOG"
 			return
 		fi
-		bash tests/live/lane.sh 2>&1 | tee -a "$LOG" || true
+		bash tests/live/lane.sh 2>&1 | tag | tee -a "$LOG" || true
 		;;
 	vm)
 		if [ -x tests/vm/run.sh ]; then
@@ -41,7 +61,7 @@ run_lane() {
 if [ "$LANES" = all ]; then
 	for l in unit live vm; do run_lane $l; done
 else
-	run_lane "$LANES"
+	for l in $LANES; do run_lane $l; done
 fi
 
 pass=$(grep -c '^PASS ' "$LOG")
