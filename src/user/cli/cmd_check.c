@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * gtsc-bpf check: trace integrity and kmem consistency (gtsc_check__run
- * does the work).  Exit 0 on a clean trace, 1 with the findings, 2 on bad usage.
+ * does the work).  Exit 0 on a clean trace, 1 with the findings, 2 on bad usage,
+ * 3 when the file itself is damaged (truncated, a bad CRC, no trailer).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,7 +21,8 @@ static void usage(FILE *f)
 		"drops and events the kernel skipped, records written against records in the\n"
 		"file, and kmem consistency: every free pairs with an allocation by the same API,\n"
 		"no pointer is freed twice or allocated twice without a free between.\n"
-		"Exits 0 on a clean trace, 1 with one sentence per finding otherwise.\n"
+		"Exits 0 on a clean trace, 1 with one sentence per finding otherwise, 3 when\n"
+		"the file is damaged (truncated, a bad CRC, no trailer: a killed recorder).\n"
 		"\n"
 		"  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
 		"  -q, --quiet        print the findings only\n");
@@ -38,7 +40,7 @@ int cmd_check(int argc, char **argv)
 	const struct gtsc_check_stats *k;
 	struct gtsc_check *chk;
 	bool quiet = false;
-	int c, nr;
+	int c, nr, rc;
 
 	while ((c = getopt_long(argc, argv, "i:qh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -79,6 +81,8 @@ int cmd_check(int argc, char **argv)
 		printf("%d finding%s:\n%s", nr, nr > 1 ? "s" : "", gtsc_check__findings(chk));
 	else if (!quiet)
 		printf("clean: no findings\n");
+	/* a script tells a damaged file (keep what it holds) from findings in a whole one */
+	rc = k->damaged ? 3 : nr ? 1 : 0;
 	gtsc_check__free(chk);
-	return nr ? 1 : 0;
+	return rc;
 }
