@@ -20,8 +20,9 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(AR
 
 # SANITIZE=1: the CLI, the library and the unit tests built with ASan + UBSan
 # in their own tree, for `make test SANITIZE=1` (libbpf stays Debian's).
+BASE_OUTPUT := $(OUTPUT)
 ifeq ($(SANITIZE),1)
-OUTPUT := $(OUTPUT)/san
+override OUTPUT := $(BASE_OUTPUT)/san
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 CFLAGS += $(SAN_FLAGS)
 BIN := $(OUTPUT)/gtsc-bpf
@@ -236,6 +237,8 @@ $(OUTPUT)/tests/live/compat32: tests/live/compat32.c | $(OUTPUT)/tests/live
 	$(call msg,WORKLOAD,$@)
 	$(Q)$(CC) -m32 -O1 -g -static $(WARN) $< -o $@
 
+# TEST_LANES: what `make test` runs (tests/run.sh's lanes; .ci/run adds asan).
+TEST_LANES ?= all
 .PHONY: unit-bins live-bins deps test test-unit test-live test-vm bench clean vmlinux demo
 unit-bins: $(UNIT_BINS)
 live-bins: $(LIVE_BINS)
@@ -244,7 +247,7 @@ deps:
 	$(Q)scripts/deps.sh
 
 test: $(BIN) unit-bins live-bins
-	$(Q)SANITIZE=$(SANITIZE) tests/run.sh
+	$(Q)OUTPUT=$(BASE_OUTPUT) tests/run.sh $(if $(filter 1,$(SANITIZE)),asan,$(TEST_LANES))
 
 test-unit: unit-bins
 	$(Q)tests/run.sh unit
