@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-"""trim_seed.py IN OUT [DATA_BYTES]: a fuzz seed (fuzz_reader --unpack's
-output) cut below 64 KiB: the first DATA_BYTES of records (whole records,
-chunks kept), the SYSCALLS lines those records name, the EVENT_FORMATS of
-KEEP_FORMATS, the first STACKS and KSYMS lines; chunks renumbered.  Small seeds keep AFL++ fast."""
+"""trim_seed.py IN OUT [DATA_BYTES [LINES]]: a fuzz seed (fuzz_reader
+--unpack's output) cut to a few KiB: the first DATA_BYTES of records (whole
+records, chunks kept), the SYSCALLS lines those records name, the
+EVENT_FORMATS GFP names come from, the first LINES of STACKS and KSYMS;
+chunks renumbered.  Every byte of a seed costs AFL++ time on every run."""
 import struct
 import sys
 
 HDR = struct.Struct('<IHHIIII')
 SYS_ENTER, DATA, SYSCALLS, FORMATS, KSYMS, STACKS = 1, 6, 4, 5, 7, 10
-KEEP_FORMATS = (b'sys_enter', b'kmalloc', b'mm_page_alloc')
+KEEP_FORMATS = (b'kmalloc',)
 
 def chunks(d, pos):
     while pos + HDR.size <= len(d):
@@ -19,11 +20,12 @@ def chunks(d, pos):
 
 def main():
     src, dst = sys.argv[1], sys.argv[2]
-    budget = int(sys.argv[3]) if len(sys.argv) > 3 else 12000
+    budget = int(sys.argv[3]) if len(sys.argv) > 3 else 4000
+    lines = int(sys.argv[4]) if len(sys.argv) > 4 else 12
     d = open(src, 'rb').read()
     opts, d = d[:1], d[1:]
     hdr_size = struct.unpack_from('<H', d, 18)[0]
-    out, nrs, kept, seq = [], set(range(16)), 0, 0
+    out, nrs, kept, seq = [], set(), 0, 0
     parsed = list(chunks(d, hdr_size))
     for h, p in parsed:
         if h[1] != DATA:
@@ -50,7 +52,7 @@ def main():
             blocks = [b'name: ' + b for b in p.split(b'name: ')[1:]]
             p = b''.join(b for b in blocks if b.split(b'\n')[0][6:] in KEEP_FORMATS)
         elif h[1] in (KSYMS, STACKS):
-            p = b''.join(l + b'\n' for l in p.split(b'\n')[:40] if l)
+            p = b''.join(l + b'\n' for l in p.split(b'\n')[:lines] if l)
         h[3] = h[4] = len(p)
         h[5] = seq
         seq += 1
