@@ -48,6 +48,9 @@ int fuzz_unpack(const uint8_t *file, size_t n, uint8_t opts, struct fuzz_buf *ou
  */
 int fuzz_one(const uint8_t *in, size_t n, int fd, FILE *sink, struct fuzz_buf *scratch);
 
+/* The whole of file PATH into B. 0 or -errno. */
+int fuzz_slurp(const char *path, struct fuzz_buf *b);
+
 void fuzz_buf_free(struct fuzz_buf *b);
 
 #endif

@@ -38,35 +38,6 @@ static size_t read_stdin(void)
 
 __AFL_FUZZ_INIT();
 
-static int slurp(const char *path, struct fuzz_buf *b)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	b->len = 0;
-	for (;;) {
-		if (b->len == b->cap) {
-			size_t cap = b->cap ? b->cap * 2 : 65536;
-			uint8_t *p = realloc(b->data, cap);
-
-			if (!p) {
-				fclose(f);
-				return -ENOMEM;
-			}
-			b->data = p;
-			b->cap = cap;
-		}
-		n = fread(b->data + b->len, 1, b->cap - b->len, f);
-		if (!n)
-			break;
-		b->len += n;
-	}
-	fclose(f);
-	return 0;
-}
-
 /* --unpack (OPTS set) or --frame (OPTS NULL) */
 static int convert(const char *opts, const char *in, const char *out)
 {
@@ -74,7 +45,7 @@ static int convert(const char *opts, const char *in, const char *out)
 	FILE *f = NULL;
 	int err;
 
-	err = slurp(in, &file);
+	err = fuzz_slurp(in, &file);
 	if (!err && opts)
 		err = fuzz_unpack(file.data, file.len, (uint8_t)strtoul(opts, NULL, 0), &seed);
 	else if (!err)
@@ -112,7 +83,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 1; i < argc && !err; i++) {
-		err = slurp(argv[i], &in);
+		err = fuzz_slurp(argv[i], &in);
 		if (!err)
 			err = fuzz_one(in.data, in.len, fd, sink, &scratch);
 		if (err)

@@ -57,6 +57,35 @@ void fuzz_buf_free(struct fuzz_buf *b)
 	*b = (struct fuzz_buf){ 0 };
 }
 
+int fuzz_slurp(const char *path, struct fuzz_buf *b)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	b->len = 0;
+	for (;;) {
+		if (b->len == b->cap) {
+			size_t cap = b->cap ? b->cap * 2 : 65536;
+			uint8_t *p = realloc(b->data, cap);
+
+			if (!p) {
+				fclose(f);
+				return -ENOMEM;
+			}
+			b->data = p;
+			b->cap = cap;
+		}
+		n = fread(b->data + b->len, 1, b->cap - b->len, f);
+		if (!n)
+			break;
+		b->len += n;
+	}
+	fclose(f);
+	return 0;
+}
+
 /* Payload RAW (N bytes) stored as chunk H's codec says; fills H's len and raw_len. */
 static int put_payload(struct fuzz_buf *out, struct gtsc_chunk_hdr *h, const uint8_t *raw,
 		       size_t n)

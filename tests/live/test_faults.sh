@@ -130,42 +130,30 @@ fi
 T=faults/stopped
 name=faults-stop-$$
 N=1000000
-mkfifo "$TEST_TMP/go"
-"$WORKLOADS/storm" $N < "$TEST_TMP/go" > "$TEST_TMP/pid" &
-spid=$!
-exec 3> "$TEST_TMP/go"
-wait_for "$TEST_TMP/pid" "$spid" 5
-"$GTSC" record -e syscalls -p "$spid" -d 8 --name "$name" --channel syscalls:size=64K \
-	-o "$TEST_TMP/s.gtsc" 2> "$TEST_TMP/serr" &
-rpid=$!
-if wait_for "$TEST_TMP/serr" "recording" 10; then
-	ids=$(held_ids $rpid)
-	echo g >&3
-	exec 3>&-
+
+# stop_consumer RPID: SIGSTOP for 2 s, once the storm runs; the fds it held.
+stop_consumer() {
+	ids=$(held_ids $1)
 	sleep 0.1
-	kill -STOP $rpid
+	kill -STOP $1
 	sleep 2
-	stopped=$(awk '{ print $3 }' /proc/$rpid/stat)
-	kill -CONT $rpid
-	wait $spid
-	wait $rpid
-	rc=$?
-	check_expr $T/record "rc $rc, state while stopped '$stopped': $(head -c 300 "$TEST_TMP/serr")" \
-		'[ $rc = 0 ] && [ "$stopped" = T ]'
-	"$GTSC" report -i "$TEST_TMP/s.gtsc" --json > "$TEST_TMP/sj"
-	chan=$(head -1 "$TEST_TMP/sj" | grep -o '"name":"syscalls"[^}]*')
-	dropped=$(json_field "$chan" dropped)
-	recorded=$(count_lines "$TEST_TMP/sj" "\"pid\":$spid," '"event":"sys_e')
-	echo "# stopped 2 s: recorded=$recorded dropped=$dropped expected=$((2 * N + 2))"
-	check $T/dropped "a consumer stopped 2 s under a storm into 64 KiB rings dropped nothing" \
-		[ "${dropped:-0}" -gt 0 ]
-	check $T/exact "recorded $recorded + dropped $dropped != $((2 * N + 2)) generated" \
-		[ $((recorded + ${dropped:-0})) = $((2 * N + 2)) ]
-	check $T/held "no BPF object read from the recorder's fds" [ -n "$ids" ]
-	left=$(leftovers "$name" "$ids")
-	check $T/nothing-left "left behind:$left" [ -z "$left" ]
-else
-	fail $T/start "record did not start: $(head -c 300 "$TEST_TMP/serr")"
-	kill $spid $rpid 2> /dev/null
-	exec 3>&-
-fi
+	stopped=$(awk '{ print $3 }' /proc/$1/stat)
+	kill -CONT $1
+}
+
+# -d 8: a later option wins over storm_record's -d 4
+STORM_OPTS="-d 8 --name $name --channel syscalls:size=64K" STORM_HOOK=stop_consumer \
+	storm_record $T "$TEST_TMP/s.gtsc" "$WORKLOADS/storm" $N || exit 0
+check $T/stopped "the recorder's state while stopped was '$stopped', not T" [ "$stopped" = T ]
+"$GTSC" report -i "$TEST_TMP/s.gtsc" --json > "$TEST_TMP/sj"
+chan=$(head -1 "$TEST_TMP/sj" | grep -o '"name":"syscalls"[^}]*')
+dropped=$(json_field "$chan" dropped)
+recorded=$(count_lines "$TEST_TMP/sj" "\"pid\":$spid," '"event":"sys_e')
+echo "# stopped 2 s: recorded=$recorded dropped=$dropped expected=$((2 * N + 2))"
+check $T/dropped "a consumer stopped 2 s under a storm into 64 KiB rings dropped nothing" \
+	[ "${dropped:-0}" -gt 0 ]
+check $T/exact "recorded $recorded + dropped $dropped != $((2 * N + 2)) generated" \
+	[ $((recorded + ${dropped:-0})) = $((2 * N + 2)) ]
+check $T/held "no BPF object read from the recorder's fds" [ -n "$ids" ]
+left=$(leftovers "$name" "$ids")
+check $T/nothing-left "left behind:$left" [ -z "$left" ]

@@ -29,33 +29,6 @@ struct replay {
 	struct fuzz_buf in, scratch;
 };
 
-static int slurp(const char *path, struct fuzz_buf *b)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	b->len = 0;
-	do {
-		if (b->len == b->cap) {
-			size_t cap = b->cap ? b->cap * 2 : 65536;
-			uint8_t *p = realloc(b->data, cap);
-
-			if (!p) {
-				fclose(f);
-				return -ENOMEM;
-			}
-			b->data = p;
-			b->cap = cap;
-		}
-		n = fread(b->data + b->len, 1, b->cap - b->len, f);
-		b->len += n;
-	} while (n);
-	fclose(f);
-	return 0;
-}
-
 /* The reader's verdict on the framed file: records read, and its damage sentence. */
 static long read_all(struct replay *rp, char *damage, size_t size)
 {
@@ -110,7 +83,7 @@ static void replay_dir(struct replay *rp, const char *dir, bool crashes, int *ba
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
-		err = slurp(path, &rp->in);
+		err = fuzz_slurp(path, &rp->in);
 		CHECK(&t, !err, "cannot read %.200s: %s", path, strerror(-err));
 		if (!err) {
 			err = fuzz_one(rp->in.data, rp->in.len, rp->fd, rp->sink, &rp->scratch);
