@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-"""trim_seed.py IN OUT [DATA_BYTES [LINES]]: a fuzz seed (fuzz_reader
+"""trim_seed.py IN OUT [DATA_BYTES [LINES [zlib]]]: a fuzz seed (fuzz_reader
 --unpack's output) cut to a few KiB: the first DATA_BYTES of records (whole
 records, chunks kept), the SYSCALLS lines those records name, the
 EVENT_FORMATS GFP names come from, the first LINES of STACKS and KSYMS;
-chunks renumbered.  Every byte of a seed costs AFL++ time on every run."""
+chunks renumbered; metadata stored raw unless "zlib".  Every byte of a seed costs AFL++ time on every run."""
 import struct
 import sys
 
@@ -22,6 +22,7 @@ def main():
     src, dst = sys.argv[1], sys.argv[2]
     budget = int(sys.argv[3]) if len(sys.argv) > 3 else 4000
     lines = int(sys.argv[4]) if len(sys.argv) > 4 else 12
+    keep_zlib = len(sys.argv) > 5 and sys.argv[5] == 'zlib'
     d = open(src, 'rb').read()
     opts, d = d[:1], d[1:]
     hdr_size = struct.unpack_from('<H', d, 18)[0]
@@ -53,6 +54,8 @@ def main():
             p = b''.join(b for b in blocks if b.split(b'\n')[0][6:] in KEEP_FORMATS)
         elif h[1] in (KSYMS, STACKS):
             p = b''.join(l + b'\n' for l in p.split(b'\n')[:lines] if l)
+        if h[1] != DATA and not keep_zlib:
+            h[2] &= ~1  # metadata stored raw: no deflate per execution
         h[3] = h[4] = len(p)
         h[5] = seq
         seq += 1
