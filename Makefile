@@ -35,7 +35,7 @@ ifeq ($(STATIC),1)
 LDFLAGS += -static
 LDLIBS := -lbpf -lelf -llz4 -lz -lzstd -lpthread
 else
-LDLIBS := -lbpf -lelf -llz4 -lz -lpthread
+LDLIBS := -lbpf -lelf -llz4 -lz -lzstd -lpthread
 endif
 
 # The files defining shared maps first: libbpf 1.1's linker cannot relocate a
@@ -126,7 +126,7 @@ $(LIBGTSC_SO): $(LIB_OBJS) src/user/lib/libgtsc.map
 	$(call msg,LIB,$@)
 	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libgtsc.so.0 \
 		-Wl,--version-script=src/user/lib/libgtsc.map -Wl,--no-undefined \
-		$(LIB_OBJS) -lbpf -lelf -llz4 -lz -lpthread -o $@
+		$(LIB_OBJS) -lbpf -lelf -llz4 -lz -lzstd -lpthread -o $@
 	$(Q)ln -sf $(notdir $@) $(OUTPUT)/libgtsc.so.0 && ln -sf libgtsc.so.0 $(OUTPUT)/libgtsc.so
 
 .PHONY: lib install examples
@@ -194,11 +194,11 @@ $(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC) | $(OUTPU
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Isrc/user/cli -Itests/unit $< \
 		$(filter $(OUTPUT)/cli/%.o $(OUTPUT)/tests/fuzz/%.o,$^) $(LIBGTSC) $(LDLIBS) -o $@
 
-$(OUTPUT)/tests/unit/test_funcs: $(OUTPUT)/cli/event_print.o $(OUTPUT)/cli/comm_table.o
 $(OUTPUT)/tests/unit/test_syscall_stats: $(OUTPUT)/cli/syscall_stats.o
+$(OUTPUT)/tests/unit/test_report_header: $(OUTPUT)/cli/report_header.o
 
 # The fuzz target's consumers, as a library user reaches them (tests/fuzz/fuzz.h).
-FUZZ_CLI_OBJS := $(addprefix $(OUTPUT)/cli/,event_print.o comm_table.o convert_perfetto.o progress.o)
+FUZZ_CLI_OBJS := $(addprefix $(OUTPUT)/cli/,convert_perfetto.o progress.o)
 $(OUTPUT)/tests/fuzz/fuzz_target.o: tests/fuzz/fuzz_target.c tests/fuzz/fuzz.h $(SKEL)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)

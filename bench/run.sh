@@ -20,9 +20,11 @@
 #   BENCH_SLOW_RUNS=3     runs per cell, strace / perf trace / bpftrace
 #   BENCH_N=2000000       syscalls per run, fast tracers
 #   BENCH_N_SLOW=50000    syscalls per run, slow tracers (results are per call)
-#   BENCH_ONLY="untraced bare gtsc"   a subset of the configurations
+#   BENCH_ONLY="untraced bare gtsc"   a subset of the configurations (gtsc_lz4, not in
+#                         the default set: gtsc-bpf with format 1.1's codec)
 #   BENCH_GTSC_OPTS="--compress=zlib" more options for gtsc-bpf record
 #   BENCH_TMP=dir         where trace files go (default: a dir in /dev/shm)
+#   BENCH_SIZE=0          skip bench/size.sh (bytes per event), run at the end
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,12 +35,28 @@ N_FAST=${BENCH_N:-2000000}
 N_SLOW=${BENCH_N_SLOW:-50000}
 TIMEOUT=${BENCH_TIMEOUT:-180}
 
-WORKLOADS="getppid openread"
-declare -A SPI=([getppid]=1 [openread]=3) # syscalls per iteration
+WORKLOADS=${BENCH_WORKLOADS:-"getppid openread pingpong"}
+# Events per iteration: syscalls for getppid/openread, context switches for
+# pingpong (its ns_per_iter is per switch), so +ns/call reads "per event".
+declare -A SPI=([getppid]=1 [openread]=3 [pingpong]=1)
+# What each tracer records for a workload: raw syscalls, or sched_switch
+# (issue 11's ping-pong: the cost of a tracepoint recorded by name).
+declare -A GTSC_EV=([getppid]=syscalls [openread]=syscalls [pingpong]=sched:sched_switch)
+declare -A GTSC_CH=([getppid]=syscalls [openread]=syscalls [pingpong]=events)
+declare -A PERF_EV=([getppid]=raw_syscalls:sys_enter,raw_syscalls:sys_exit
+	[openread]=raw_syscalls:sys_enter,raw_syscalls:sys_exit [pingpong]=sched:sched_switch)
+declare -A TC_EV=([getppid]=raw_syscalls [openread]=raw_syscalls [pingpong]=sched:sched_switch)
+declare -A TC_ON=([getppid]=raw_syscalls/sys_exit [openread]=raw_syscalls/sys_exit
+	[pingpong]=sched/sched_switch)
+# Tracers that record sched_switch too; the rest are syscall tracers only.
+SCHED_CFGS=" untraced gtsc perf_record trace_cmd "
+N_PINGPONG=${BENCH_N_PINGPONG:-200000} # round trips: ~2 s a run at ~5 us a switch
+WL=getppid # the workload being measured (set by measure)
 
-CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc perf_record trace_cmd bpftrace perf_trace strace"}
+CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc gtsc_lz4 gtsc_live perf_record trace_cmd bpftrace perf_trace strace"}
 SLOW=" bpftrace perf_trace strace "
 declare -A LABEL=([untraced]=untraced [bare]="bare BPF" [gtsc]=gtsc-bpf [gtsc_raw]="gtsc no-capture"
+	[gtsc_live]="gtsc live" [gtsc_lz4]="gtsc lz4"
 	[perf_record]="perf record" [trace_cmd]="trace-cmd" [bpftrace]="bpftrace printf"
 	[perf_trace]="perf trace" [strace]="strace -f")
 declare -A NA # config -> why it cannot run at all
@@ -143,37 +161,59 @@ cfg_bare() {
 	LOST=$(sum_matches 'dropped=[0-9]+' "$log")
 }
 
+# Format 1.1's codec, to compare the recording cost of the zstd default with.
+cfg_gtsc_lz4() {
+	BENCH_GTSC_OPTS="--compress=lz4 ${BENCH_GTSC_OPTS:-}" cfg_gtsc "$@"
+}
+
 # The records bare writes: syscall numbers and registers, no captured memory.
 cfg_gtsc_raw() {
 	BENCH_GTSC_OPTS="--no-capture ${BENCH_GTSC_OPTS:-}" cfg_gtsc "$@"
 }
 
+# record --live: the same recording, each event also decoded in the recorder
+# and printed as it comes, to /dev/null (as many calls as gtsc: millions of
+# lines); the workload's own output goes to the log through sh.
+cfg_gtsc_live() {
+	local log=$1
+	shift
+	rm -f "$log.wl"
+	BENCH_LIVE_OUT=/dev/null BENCH_GTSC_OPTS="--live ${BENCH_GTSC_OPTS:-}" cfg_gtsc "$log" \
+		sh -c 'exec "$@" > "$0"' "$log.wl" "$@" || return
+	cat "$log.wl" >> "$log"
+}
+
 cfg_gtsc() {
 	local log=$1
 	shift
-	on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e syscalls ${BENCH_GTSC_OPTS:-} -o "$SCRATCH/trace" -- "$@" \
-		>"$log" 2>&1 || return
+	if [ -n "${BENCH_LIVE_OUT:-}" ]; then # --live's lines there, the summary in the log
+		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e "${GTSC_EV[$WL]}" ${BENCH_GTSC_OPTS:-} \
+			-o "$SCRATCH/trace" -- "$@" >"$BENCH_LIVE_OUT" 2>"$log" || return
+	else
+		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e "${GTSC_EV[$WL]}" ${BENCH_GTSC_OPTS:-} \
+			-o "$SCRATCH/trace" -- "$@" >"$log" 2>&1 || return
+	fi
 	# Its summary is a table with a header row ("channel ... dropped
-	# [overwritten]") and one row per channel; the syscalls row is ours.
+	# [overwritten]") and one row per channel; the workload's is ours.
 	# Columns are found by name: the table has grown columns before.
 	LOST=$(awk '$1 == "channel" && /dropped/ {
 			for (i = 1; i <= NF; i++) col[$i] = i
 			next
 		}
-		col["dropped"] && $1 == "syscalls" {
+		col["dropped"] && $1 == ch {
 			n = $col["dropped"]
 			if (col["overwritten"] && $col["overwritten"] ~ /^[0-9]+$/)
 				n += $col["overwritten"]
 			print n
 			exit
-		}' "$log")
+		}' ch="${GTSC_CH[$WL]}" "$log")
 	[ -n "$LOST" ] || LOST=-
 }
 
 cfg_perf_record() {
 	local log=$1 pct total
 	shift
-	on_tracer_cpus timeout "$TIMEOUT" perf record -e 'raw_syscalls:sys_enter,raw_syscalls:sys_exit' \
+	on_tracer_cpus timeout "$TIMEOUT" perf record -e "${PERF_EV[$WL]}" \
 		-o "$SCRATCH/trace" -- "$@" >"$log" 2>&1 || return
 	# perf says "Processed N samples and lost P%!" only when it lost some.
 	read -r total pct < <(grep -oE 'Processed [0-9]+ samples and lost [0-9.]+%' "$log" |
@@ -202,13 +242,13 @@ cfg_trace_cmd() {
 	# No timeout(1) here: $! must be the workload itself, -P filters on it.
 	BENCH_GATE=$gate "$@" >"$log" 2>&1 &
 	wpid=$!
-	on_tracer_cpus trace-cmd record -B "$TC_INSTANCE" -d -k -e raw_syscalls -P "$wpid" \
+	on_tracer_cpus trace-cmd record -B "$TC_INSTANCE" -d -k -e "${TC_EV[$WL]}" -P "$wpid" -c \
 		-o "$SCRATCH/trace.dat" >"$log.tc" 2>&1 &
 	tpid=$!
 	BG_PIDS="$wpid $tpid"
 
 	for i in $(seq 100); do
-		[ "$(cat "$inst/events/raw_syscalls/sys_exit/enable" 2>/dev/null)" = 1 ] && break
+		[ "$(cat "$inst/events/${TC_ON[$WL]}/enable" 2>/dev/null)" = 1 ] && break
 		kill -0 "$tpid" 2>/dev/null || break
 		sleep 0.05
 	done
@@ -279,7 +319,7 @@ check_tools() {
 		}
 	done
 	if [ "$(id -u)" != 0 ]; then
-		for c in bare gtsc gtsc_raw perf_record trace_cmd bpftrace perf_trace; do
+		for c in bare gtsc gtsc_raw gtsc_live gtsc_lz4 perf_record trace_cmd bpftrace perf_trace; do
 			NA[$c]=${NA[$c]:-"needs root"}
 		done
 	fi
@@ -289,7 +329,7 @@ check_tools() {
 	command -v trace-cmd >/dev/null || NA[trace_cmd]="trace-cmd not installed"
 	[ -d "$TRACEFS/instances" ] || NA[trace_cmd]=${NA[trace_cmd]:-"no tracefs at $TRACEFS"}
 	if [ ! -x ./gtsc-bpf ] || ! ./gtsc-bpf record --help >/dev/null 2>&1; then
-		NA[gtsc]="gtsc-bpf record not available yet" NA[gtsc_raw]=${NA[gtsc]}
+	[gtsc_live]="gtsc live" [gtsc_lz4]="gtsc lz4"
 	fi
 }
 
@@ -307,6 +347,7 @@ expected_events() {
 iters_for() {
 	local cfg=$1 wl=$2 n=$N_FAST
 	is_slow "$cfg" && n=$N_SLOW
+	[ "$wl" != pingpong ] || n=$N_PINGPONG
 	echo $((n / SPI[$wl]))
 }
 
@@ -315,6 +356,7 @@ workload_cmd() {
 	case $wl in
 	getppid) echo "$OUT/getppid $iters" ;;
 	openread) echo "$OUT/openread $iters $SCRATCH/small.txt" ;;
+	pingpong) echo "$OUT/pingpong $iters" ;;
 	esac
 }
 
@@ -325,7 +367,9 @@ measure() {
 	local cfg=$1 wl=$2 iters log ns raw why rc
 
 	raw=$OUT/raw/$wl.$cfg
+	[ "$wl" != pingpong ] || [[ $SCHED_CFGS == *" $cfg "* ]] || return 0
 	[ ! -f "$raw.fail" ] || [ "$(wc -l <"$raw.fail")" -lt 2 ] || return 0
+	WL=$wl
 	iters=$(iters_for "$cfg" "$wl")
 	log=$OUT/raw/$wl.$cfg.log
 	LOST=-
@@ -340,7 +384,7 @@ measure() {
 		why=$(grep -v -e ns_per_iter -e RLIMIT_MEMLOCK -e '^error: ' "$log" |
 			grep -iE 'error|fail|not |denied|segm|abort|invalid' | head -2 |
 			sed 's/^ *//' | paste -sd ';' | sed 's/;/; /g') || true
-		why=${why:-$(grep '^error: ' "$log" | head -1)}
+		why=${why:-$(grep '^error: ' "$log" | head -1 || true)}
 		[ "$rc" != 124 ] || why="timed out after ${TIMEOUT}s"
 		[ -n "$why" ] || why="exit status $rc: $(tail -1 "$log")"
 	fi
@@ -400,6 +444,7 @@ summarize() {
 		base_best=$(col 1 "$OUT/raw/$wl.untraced" 2>/dev/null | minimum) || true
 		for cfg in $CONFIGS; do
 			raw=$OUT/raw/$wl.$cfg
+			[ "$wl" != pingpong ] || [[ $SCHED_CFGS == *" $cfg "* ]] || continue
 			if [ -n "${NA[$cfg]:-}" ] || [ ! -s "$raw" ]; then
 				printf '%-9s %-16s n/a (%s)\n' "$wl" "${LABEL[$cfg]}" \
 					"${NA[$cfg]:-$(tail -1 "$raw.fail" 2>/dev/null || echo 'no runs')}"
@@ -456,7 +501,7 @@ goal() {
 }
 
 verdict() {
-	local wl g b p f
+	local wl g b p f t
 
 	echo
 	for wl in $WORKLOADS; do
@@ -466,6 +511,17 @@ verdict() {
 		if [ -z "$g" ]; then
 			echo "verdict $wl: gtsc-bpf n/a (${NA[gtsc]:-$(tail -1 "$OUT/raw/$wl.gtsc.fail" 2>/dev/null ||
 				echo "not in this run")})"
+			continue
+		fi
+		if [ "$wl" = pingpong ]; then # sched_switch by name: at or below trace-cmd's cost
+			t=${ADD[$wl.trace_cmd]:-}
+			if [ -n "$t" ]; then
+				goal "verdict $wl: gtsc-bpf +$g ns/switch / trace-cmd +$t" "$g" "$t" \
+					"${ADD_BEST[$wl.gtsc]}" "${ADD_BEST[$wl.trace_cmd]}" "<=" 1.0 \
+					"$wl.untraced $wl.gtsc $wl.trace_cmd"
+			else
+				echo "verdict $wl: trace-cmd n/a, no comparison"
+			fi
 			continue
 		fi
 		# Against the floor with the same records: gtsc --no-capture when it ran.
@@ -544,6 +600,8 @@ main() {
 		echo
 		echo "bench time: $(($(date +%s) - start)) s"
 	} | tee "$OUT/results.txt"
+	# Bytes per event on disk, next to trace-cmd and perf record: its own table.
+	[ "${BENCH_SIZE:-1}" = 0 ] || bench/size.sh || echo "bench: size.sh did not finish" >&2
 }
 
 main "$@"

@@ -6,8 +6,9 @@
 #   tests/run.sh LANE...    unit, live, vm, all; asan: unit and live again with
 #                           the ASan + UBSan build in $OUTPUT/san (make test
 #                           SANITIZE=1 builds it and runs this lane), their
-#                           lines named asan-unit/..., asan-live/..., and one
-#                           FAIL asan-report/... per sanitizer report
+#                           lines named asan-unit/..., asan-live/... (the unit
+#                           tests' own as asan-SUITE/...), and one FAIL
+#                           asan-report/... per sanitizer report
 # Every test prints "PASS name", "FAIL name: why" or "SKIP name: why" lines.
 # A SKIP is only for a lane that cannot run on this machine at all; it is
 # counted and shown, never hidden.
@@ -17,8 +18,12 @@ OUT=${OUTPUT:-.output}
 LANES=${*:-all}
 LOG=$(mktemp)
 SAN_LOGS=$(mktemp -d)
+# A unit binary runs in about a second; one that hangs is a failure, not a stuck lane.
+UNIT_TIMEOUT=${UNIT_TIMEOUT:-120}
 trap 'rm -rf "$LOG" "$SAN_LOGS"' EXIT
 PREFIX=
+
+. tests/live/verdict.sh
 
 # Names each result line after the build that ran it.
 tag() {
@@ -41,23 +46,39 @@ san_env() {
 
 # One FAIL per report file (named after the reporting pid), else one PASS.
 asan_reports() {
-	local f n=0
+	local f
 	for f in "$SAN_LOGS"/*; do
 		[ -f "$f" ] || continue
-		n=$((n + 1))
 		echo "FAIL asan-report/${f##*/}: $(grep -m1 -E 'ERROR|runtime error' "$f" | head -c 300)"
 		sed -n '1,12p' "$f" | sed 's/^/# /'
 	done | tee -a "$LOG"
 	[ -n "$(ls -A "$SAN_LOGS")" ] || echo "PASS asan-report/none" | tee -a "$LOG"
 }
 
+# counted NAME LIMIT CMD...: runs CMD (for at most LIMIT seconds unless
+# LIMIT is empty), shows and logs its lines, then its verdict.
+counted() {
+	local name=$1 limit=$2 out rc
+	shift 2
+	out=$(mktemp)
+	if [ -n "$limit" ]; then
+		timeout -k 5 "$limit" "$@" 2>&1 | tag | tee "$out"
+	else
+		"$@" 2>&1 | tag | tee "$out"
+	fi
+	rc=${PIPESTATUS[0]}
+	cat "$out" >> "$LOG"
+	verdict "$PREFIX$name" "$rc" "$out" "$limit" | tee -a "$LOG"
+	rm -f "$out"
+}
+
 run_lane() {
-	local lane=$1
+	local lane=$1 t
 	case $lane in
 	unit)
 		for t in "$OUT"/tests/unit/test_*; do
 			[ -x "$t" ] || continue
-			"$t" 2>&1 | tag | tee -a "$LOG" || true
+			counted "unit/${t##*/}" "$UNIT_TIMEOUT" "$t"
 		done
 		;;
 	live)
@@ -65,11 +86,11 @@ run_lane() {
 			echo "SKIP live: needs root (the live lane loads BPF programs)" | tee -a "$LOG"
 			return
 		fi
-		bash tests/live/lane.sh 2>&1 | tag | tee -a "$LOG" || true
+		counted live "" bash tests/live/lane.sh
 		;;
 	vm)
 		if [ -x tests/vm/run.sh ]; then
-			tests/vm/run.sh 2>&1 | tee -a "$LOG" || true
+			counted vm "" tests/vm/run.sh
 		fi
 		;;
 	esac

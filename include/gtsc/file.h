@@ -14,6 +14,14 @@
  * GTSC_CHUNK_ROUND_END closes a round (the reader's merge window, as perf's
  * FINISHED_ROUND).
  *
+ * A DATA chunk flagged GTSC_CHUNK_COLS (1.2) stores a zstd frame of the
+ * records' columns, not the records: raw_len is still the records' bytes;
+ * the column layout (a version byte, the record count, one stream per
+ * header field and per described field of each record type) is
+ * src/user/lib/col_codec.c's, and a reader that does not know its version
+ * says so.  A chunk of columns may hold several drain rounds; ROUND_END
+ * still marks the last chunk of the rounds it holds.
+ *
  * Chunk order as written: META, FEATURES, CHANNELS, SYSCALLS, EVENT_FORMATS,
  * FUNCS (when functions are probed), DATA..., KSYMS, TRAILER.  Readers must
  * not depend on the order of metadata chunks and must skip chunk types they
@@ -26,8 +34,12 @@
 
 #define GTSC_FILE_MAGIC "GTSCBPF" /* 8 bytes with the NUL */
 #define GTSC_FILE_VERSION_MAJOR 1
-/* 1: DATA chunks may be LZ4 (GTSC_CHUNK_LZ4); 1.0 readers take them for damage */
-#define GTSC_FILE_VERSION_MINOR 1
+/*
+ * 1: DATA chunks may be LZ4 (GTSC_CHUNK_LZ4); 1.0 readers take them for damage.
+ * 2: DATA chunks may be zstd (GTSC_CHUNK_ZSTD), of the column transform
+ *    (GTSC_CHUNK_COLS); 1.1 readers refuse those chunks as an unknown codec.
+ */
+#define GTSC_FILE_VERSION_MINOR 2
 #define GTSC_CHUNK_MAGIC 0x4b484347u /* "GCHK" little endian */
 #define GTSC_CHUNK_MAX_LEN (64u << 20) /* longer is corruption, not data */
 
@@ -69,6 +81,8 @@ enum gtsc_chunk_flags {
 	GTSC_CHUNK_ZLIB = 1 << 0,      /* stored bytes are a zlib stream of raw_len bytes */
 	GTSC_CHUNK_ROUND_END = 1 << 1, /* DATA: last chunk of a drain round */
 	GTSC_CHUNK_LZ4 = 1 << 8,       /* stored bytes are one LZ4 block of raw_len bytes (1.1) */
+	GTSC_CHUNK_ZSTD = 1 << 9,      /* stored bytes are one zstd frame (1.2) */
+	GTSC_CHUNK_COLS = 1 << 10,     /* DATA, with ZSTD: the frame holds the records' columns (1.2) */
 };
 
 /*
@@ -124,7 +138,8 @@ _Static_assert(sizeof(struct gtsc_chunk_hdr) == 24, "chunk header is ABI");
  *                                  (an overwrite channel's region: per CPU, or "all"
  *                                  for a global one; its retained records are the
  *                                  file's records of that channel)
- *   prog	<program name>	<recursion misses>
+ *   prog	<source name>	<events the kernel skipped (recursion protection)
+ *                                  that no rescue program recorded: lost>
  *   meta	<key>	<value>          (end_ns, records, ...)
  */
 

@@ -290,6 +290,25 @@ GTSC_API struct gtsc_reader *gtsc_reader__open(const char *path,
 					       const struct gtsc_reader_opts *opts);
 
 /**
+ * @brief As gtsc_reader__open, for the N files of one recording in order
+ * (record --switch-output), read as one trace: the first file's metadata,
+ * the trailers' counts added up, records merged across the files' ends.
+ * A file of another recording fails the open; a damaged or unfinished one
+ * ends the trace there.  PATH "-" is the standard input, and a pipe or
+ * FIFO (alone) is read as a stream: in order as it comes, without seeking,
+ * its trailer and late symbols known only once next() reached them
+ * (gtsc_reader__streaming).
+ */
+GTSC_API struct gtsc_reader *gtsc_reader__open_files(const char *const *paths, size_t n,
+						     const struct gtsc_reader_opts *opts);
+
+/**
+ * @brief Whether R reads a stream: then the trailer's counts, the drops
+ * and the damage are known only after next() returned 0.
+ */
+GTSC_API bool gtsc_reader__streaming(const struct gtsc_reader *r);
+
+/**
  * @brief Next record in timestamp order: 1 and *REC set (valid until the
  * next call), 0 at the end, -errno on an I/O error.  Records of a type
  * this build does not know are yielded too: skip them by hdr.size.
@@ -384,8 +403,9 @@ GTSC_API bool gtsc_reader__has_counts(const struct gtsc_reader *r);
 
 /**
  * @brief Events the kernel itself skipped (BPF recursion protection: a
- * program not run because another was running on that CPU), summed over
- * the trace's programs; 0 without a trailer.  No drop counter sees them.
+ * program not run because it was already running on that CPU) and that
+ * no rescue program recorded, summed over the trace's programs; 0 without
+ * a trailer.  No drop counter sees them.
  */
 GTSC_API __u64 gtsc_reader__prog_misses(const struct gtsc_reader *r);
 
@@ -451,5 +471,8 @@ GTSC_API void gtsc_reader__close(struct gtsc_reader *r);
 #include "control.h"  /* runtime control of named sessions; kernel features */
 #include "syscalls.h" /* decoding syscall records */
 #include "kmem.h"     /* kmem analysis */
+#include "buf.h"      /* output lines and the escapers of text and JSON */
+#include "print.h"    /* printing events: one line of text or JSON each */
+#include "ctf.h"      /* writing a trace as CTF */
 
 #endif /* __GTSC_GTSC_H */

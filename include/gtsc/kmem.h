@@ -264,11 +264,17 @@ struct gtsc_check_stats {
 	__u64 unknown_types; /**< records of types this library does not know */
 	__u64 bad_sizes;     /**< records of known types of a size they cannot have */
 	__u64 dropped;	     /**< per the trailer */
-	__u64 kmem_errors;   /**< kmem records that do not pair up (errors, not oddities) */
+	__u64 kmem_errors;   /**< kmem records that do not pair up (notes: see gtsc_check__notes) */
 	bool opened;	     /**< the file opened as a trace */
 	bool damaged;	     /**< truncated, a bad CRC, no trailer */
 	char format[96];     /**< "format 1.0, record ABI 1.1, kernel ..., N cpus" */
 	int nr_findings;
+	/* since GTSC_0.2 */
+	__u64 overwritten; /**< records flight channels overwrote: left out by design, not lost */
+	__u64 not_covered; /**< records of channels a snapshot does not hold (the main file has them) */
+	__u64 misses;	   /**< events the kernel skipped (BPF recursion protection) */
+	int nr_notes;	   /**< facts that explain what a reader might take for an error */
+	int nr_warnings;   /**< the trace is incomplete (drops, skipped events): not findings */
 };
 
 struct gtsc_check;
@@ -291,11 +297,25 @@ struct gtsc_check_opts {
  */
 GTSC_API struct gtsc_check *gtsc_check__run(const char *path, const struct gtsc_check_opts *opts);
 
-/** @brief The counts; nr_findings 0 means a clean trace. */
+/**
+ * @brief The counts; nr_findings 0 and !damaged mean a sound trace.  A
+ * finding is what is wrong in the file (damage, records lost between the
+ * rings and the file, impossible records) or provably wrong in the kernel's
+ * events; drops and skipped events are warnings; what gtsc-bpf cannot see
+ * (overwritten flight records, channels a snapshot leaves out, kmem pairs
+ * whose other half the kernel made through untraced paths or outside the
+ * session's filter) are notes.
+ */
 GTSC_API const struct gtsc_check_stats *gtsc_check__stats(const struct gtsc_check *k);
 
 /** @brief The findings, one sentence per line, each ending in '\n'; "" when none. */
 GTSC_API const char *gtsc_check__findings(const struct gtsc_check *k);
+
+/** @brief The notes, one sentence per line, each ending in '\n'; "" when none. */
+GTSC_API const char *gtsc_check__notes(const struct gtsc_check *k);
+
+/** @brief The warnings (the trace is incomplete), one sentence per line; "" when none. */
+GTSC_API const char *gtsc_check__warnings(const struct gtsc_check *k);
 
 /** @brief Frees K.  NULL is a no-op. */
 GTSC_API void gtsc_check__free(struct gtsc_check *k);

@@ -28,11 +28,15 @@ extern "C" {
 
 struct gtsc_recording;
 
-/** How a trace's record chunks are compressed (metadata always takes zlib). */
+/**
+ * How a trace's record chunks are compressed (metadata always takes zlib).
+ * Zeroed options mean LZ4, as before ZSTD existed; the CLI's default is ZSTD.
+ */
 enum gtsc_compression {
-	GTSC_COMPRESS_LZ4 = 0, /**< the default: reads ~5x faster than zlib, files ~2x zlib's */
-	GTSC_COMPRESS_ZLIB,    /**< smallest files (~6 bytes per syscall event) */
+	GTSC_COMPRESS_LZ4 = 0, /**< format 1.1's default: ~9 bytes per syscall event */
+	GTSC_COMPRESS_ZLIB,    /**< what 1.0 readers read (~6 bytes per syscall event) */
 	GTSC_COMPRESS_NONE,    /**< nothing compressed (~60 bytes per syscall event) */
+	GTSC_COMPRESS_ZSTD,    /**< columns, then zstd (format 1.2): the smallest, reads fastest */
 };
 
 struct gtsc_recording_opts {
@@ -44,9 +48,15 @@ struct gtsc_recording_opts {
 	const char *command; /**< the traced command line, if the recorder ran one */
 	/** perf's habit: a non-empty PATH becomes PATH.old first (the entry, never a link's target) */
 	bool keep_old;
+	/**
+	 * the live view: gtsc_recording__live() yields the records in time
+	 * order as they are recorded, with the file's metadata (PATH may be
+	 * "/dev/null")
+	 */
+	bool live;
 	size_t : 0;
 };
-#define gtsc_recording_opts__last_field keep_old
+#define gtsc_recording_opts__last_field live
 
 /**
  * @brief Checks and parses SOPTS (events, channel specs, syscall sets,
@@ -134,6 +144,30 @@ GTSC_API int gtsc_recording__stop(struct gtsc_recording *r, int timeout_ms);
  * @return 0, or -errno writing the file (logged)
  */
 GTSC_API int gtsc_recording__finish(struct gtsc_recording *r);
+
+/**
+ * @brief Rotation (perf record --switch-output): ends the current file as
+ * finish does (stacks, symbols, a trailer with the counts and drops since
+ * the previous switch) and goes on in PATH, a file readable alone: the
+ * recording's metadata and the names of the tasks known so far come first.
+ * The overwrite channels' records go to the last file only.  If PATH
+ * cannot be created, recording goes on in the current file.  Not for a
+ * recording to "-".
+ * @return 0 or -errno (logged)
+ */
+GTSC_API int gtsc_recording__switch(struct gtsc_recording *r, const char *path);
+
+/** @brief The file being written (PATH, or the last switch's). */
+GTSC_API const char *gtsc_recording__path(const struct gtsc_recording *r);
+
+/**
+ * @brief With opts.live: a reader of the records written so far, merged in
+ * time order with the one-round window report uses; its next() returns
+ * -EAGAIN when the rounds polled so far are all yielded, and 0 once
+ * finish wrote the trailer.  Owned by R; NULL without opts.live or before
+ * open.  Metadata (syscall table, symbols) is the file's.
+ */
+GTSC_API struct gtsc_reader *gtsc_recording__live(const struct gtsc_recording *r);
 
 /**
  * @brief Destroys the session and frees R.  A file not finished is closed
@@ -224,8 +258,9 @@ GTSC_API int gtsc_session__sources(const struct gtsc_session *s, char *buf, size
 GTSC_API const char *gtsc_session__trigger(const struct gtsc_session *s, __u64 *count);
 
 /**
- * @brief Events the kernel skipped because another BPF program was
- * running on that CPU (recursion protection): no drop counter sees them.
+ * @brief Events the kernel skipped because the same BPF program was
+ * already running on that CPU (recursion protection) and that no rescue
+ * program recorded: lost, and no drop counter sees them.
  * @return 0 or -EINVAL
  */
 GTSC_API int gtsc_session__missed(struct gtsc_session *s, __u64 *missed);

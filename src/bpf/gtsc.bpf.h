@@ -40,6 +40,14 @@ GTSC_EXTERN struct {
 	__type(value, struct gtsc_chan_counters);
 } gtsc_counters SEC(".maps");
 
+/* Events each rescue program recorded for its hook (gtsc_shared.h). */
+GTSC_EXTERN struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, GTSC_RESCUE_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} gtsc_rescued SEC(".maps");
+
 /* Thread groups traced when gtsc_filter_pids is set; children join at fork. */
 GTSC_EXTERN struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

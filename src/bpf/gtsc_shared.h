@@ -87,6 +87,27 @@ struct gtsc_flight_head {
 	__u64 __pad[7];
 };
 
+/*
+ * Rescue programs.  The kernel runs a program at most once per CPU at a
+ * time (prog->active): an event that fires while the same program is
+ * running on that CPU is skipped and counted in its recursion_misses.
+ * That happens when an interrupt's event nests in the program and, on
+ * PREEMPT_RT, where programs run preemptible with only migration disabled,
+ * whenever a task is preempted inside the program and the next task on
+ * that CPU hits the same hook.  A second program on the hook, attached
+ * after the first, records exactly the events the first one skipped; a
+ * slot per hook counts them (per CPU, in gtsc_rescued), so that the
+ * first's misses minus its rescued events are the events really lost.
+ */
+enum gtsc_rescue_slot {
+	GTSC_RESCUE_SYS_ENTER = 0,
+	GTSC_RESCUE_SYS_EXIT = 1,
+	GTSC_RESCUE_MAX = 8,
+};
+
+/* Tids the rescue marks cover: PID_MAX_LIMIT on 64-bit (pid_max's ceiling). */
+#define GTSC_MARK_TIDS (1U << 22)
+
 struct gtsc_chan_counters {
 	__u64 written; /* records submitted */
 	__u64 dropped; /* reserves that failed: ring full */

@@ -681,20 +681,86 @@ static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, lo
 	return sys_exit_flagged(regs, raw_regs, nr, ret, f);
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(gtsc_sys_enter_btf, struct pt_regs *regs, long id)
+/*
+ * ---- rescue (gtsc_shared.h) ----
+ * A thread's syscall events come one at a time, never from an interrupt,
+ * and alternate: enter, exit, enter...  For each, the first program runs
+ * (or is skipped), then the two rescue programs, in attach order, possibly
+ * with the thread preempted in between.  The thread's byte says which hook
+ * last had its event recorded by one of them: the first program sets it
+ * before anything else; a rescue program that finds it naming the other
+ * hook records the event (the programs before it skipped it) and sets it.
+ * Nothing clears it: the next event, of the other hook, overwrites it.  (A
+ * bit cleared by the last rescue program stayed set whenever that one was
+ * skipped, and then the thread's next skipped event was taken for handled.)
+ * Two levels: on PREEMPT_RT the first rescue program, recording in full,
+ * was itself preempted about once in 1,000 rescues.  Nothing is written
+ * twice; an event all three skip is lost, and counted: the first program's
+ * misses minus the rescued events.
+ */
+/*
+ * The bytes, eight threads to a value.  Only kernels that run these
+ * programs preemptible need them (the feature probe's bpf_preemptible:
+ * PREEMPT_RT, 7.x): elsewhere the loader leaves the rescue programs out,
+ * shrinks this map to one entry and clears gtsc_sys_rescue.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, GTSC_MARK_TIDS / 8);
+	__type(key, __u32);
+	__type(value, __u64);
+} gtsc_sys_mark SEC(".maps");
+
+const volatile __u32 gtsc_sys_rescue = 0;
+
+#define MARK_ENTER 1
+#define MARK_EXIT 2
+
+static __always_inline __u8 *sys_mark(void)
+{
+	__u32 tid = bpf_get_current_pid_tgid(), key = (tid & (GTSC_MARK_TIDS - 1)) / 8;
+	__u8 *v = bpf_map_lookup_elem(&gtsc_sys_mark, &key);
+
+	return v ? v + (tid & 7) : NULL;
+}
+
+static __always_inline void sys_ran(__u8 hook)
+{
+	__u8 *m;
+
+	if (!gtsc_sys_rescue)
+		return;
+	m = sys_mark();
+	if (m)
+		*m = hook;
+}
+
+/* True when no program before this one had the event: counted, and the caller records it. */
+static __always_inline bool sys_skipped(__u8 hook, __u32 slot)
+{
+	__u8 *m = sys_mark();
+	__u64 *n;
+
+	if (!m || *m == hook)
+		return false;
+	*m = hook;
+	n = bpf_map_lookup_elem(&gtsc_rescued, &slot);
+	if (n)
+		__sync_fetch_and_add(n, 1); /* preemptible on PREEMPT_RT */
+	return true;
+}
+
+static __always_inline int enter_btf(struct pt_regs *regs, long id)
 {
 	return sys_enter_body(regs, id, false);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(gtsc_sys_exit_btf, struct pt_regs *regs, long ret)
+static __always_inline int exit_btf(struct pt_regs *regs, long ret)
 {
 	return sys_exit_body(regs, false, regs->orig_ax, ret);
 }
 
-SEC("raw_tp/sys_enter")
-int BPF_PROG(gtsc_sys_enter_raw, struct pt_regs *regs, long id)
+static __always_inline int enter_raw(struct pt_regs *regs, long id)
 {
 	struct pt_regs r;
 
@@ -705,8 +771,49 @@ int BPF_PROG(gtsc_sys_enter_raw, struct pt_regs *regs, long id)
 	return sys_enter_body(&r, id, true);
 }
 
-SEC("raw_tp/sys_exit")
-int BPF_PROG(gtsc_sys_exit_raw, struct pt_regs *regs, long ret)
+static __always_inline int exit_raw(struct pt_regs *regs, long ret)
 {
 	return sys_exit_body(regs, true, BPF_CORE_READ(regs, orig_ax), ret);
 }
+
+/*
+ * The programs of one flavour (tp_btf or raw_tp, KIND btf or raw): the
+ * first pair, gtsc_sys_{enter,exit}_KIND, then each rescue pair, NAME _r
+ * and _r2 (attached only where bpf_preemptible).
+ */
+#define SYS_PROGS(sec, kind)                                                                       \
+	SEC(sec "/sys_enter")                                                                      \
+	int BPF_PROG(gtsc_sys_enter_##kind, struct pt_regs *regs, long id)                         \
+	{                                                                                          \
+		sys_ran(MARK_ENTER);                                                               \
+		return enter_##kind(regs, id);                                                     \
+	}                                                                                          \
+	SEC(sec "/sys_exit")                                                                       \
+	int BPF_PROG(gtsc_sys_exit_##kind, struct pt_regs *regs, long ret)                         \
+	{                                                                                          \
+		sys_ran(MARK_EXIT);                                                                \
+		return exit_##kind(regs, ret);                                                     \
+	}
+
+#define SYS_RESCUE(sec, kind, name)                                                                \
+	SEC(sec "/sys_enter")                                                                      \
+	int BPF_PROG(gtsc_sys_enter_##kind##name, struct pt_regs *regs, long id)                   \
+	{                                                                                          \
+		if (!sys_skipped(MARK_ENTER, GTSC_RESCUE_SYS_ENTER))                               \
+			return 0;                                                                  \
+		return enter_##kind(regs, id);                                                     \
+	}                                                                                          \
+	SEC(sec "/sys_exit")                                                                       \
+	int BPF_PROG(gtsc_sys_exit_##kind##name, struct pt_regs *regs, long ret)                   \
+	{                                                                                          \
+		if (!sys_skipped(MARK_EXIT, GTSC_RESCUE_SYS_EXIT))                                 \
+			return 0;                                                                  \
+		return exit_##kind(regs, ret);                                                     \
+	}
+
+SYS_PROGS("tp_btf", btf)
+SYS_RESCUE("tp_btf", btf, _r)
+SYS_RESCUE("tp_btf", btf, _r2)
+SYS_PROGS("raw_tp", raw)
+SYS_RESCUE("raw_tp", raw, _r)
+SYS_RESCUE("raw_tp", raw, _r2)

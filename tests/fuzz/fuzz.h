@@ -5,7 +5,8 @@
  *
  * An input is one option byte, then a .gtsc file whose chunks hold their
  * payload uncompressed.  fuzz_frame() turns it into the file the reader
- * sees: a chunk flagged ZLIB or LZ4 is compressed here, and every framed
+ * sees: a chunk flagged ZLIB, LZ4 or ZSTD (with COLS: its records as columns)
+ * is compressed here, and every framed
  * chunk (and the file header) gets its CRC recomputed, so a mutation lands
  * in the record and metadata parsers instead of failing a CRC or a
  * decompressor.  Option bit FUZZ_VERBATIM hands the bytes over as they are,
@@ -25,8 +26,8 @@ enum fuzz_opt {
 	FUZZ_WHOLE = 1 << 3,	 /* the syscall decoder's whole_calls */
 	FUZZ_NAMES = 1 << 4,	 /* GTSC_SYSCALL_ARG_NAMES */
 	FUZZ_TYPES = 1 << 5,	 /* GTSC_SYSCALL_ARG_TYPES */
-	FUZZ_MAX_DATA = 1 << 6,	 /* strace -s 8 */
-	FUZZ_CONVERT = 1 << 7,	 /* convert's perfetto writer instead of check */
+	FUZZ_MAX_DATA = 1 << 6,	 /* strace -s 8; with FUZZ_CONVERT: CTF, not perfetto */
+	FUZZ_CONVERT = 1 << 7,	 /* convert's writers instead of check */
 };
 
 struct fuzz_buf {
@@ -40,13 +41,15 @@ int fuzz_frame(const uint8_t *in, size_t n, struct fuzz_buf *out);
 /* The input (option byte OPTS) that frames to the real trace FILE: its chunks decompressed. */
 int fuzz_unpack(const uint8_t *file, size_t n, uint8_t opts, struct fuzz_buf *out);
 
-/*
- * Runs one input through the reader and every consumer a library user
- * reaches; what they print goes to SINK.  FD is a file (a memfd) the framed
- * trace is written to and read back from.  0, or -errno if the input could
- * not be staged.
- */
-int fuzz_one(const uint8_t *in, size_t n, int fd, FILE *sink, struct fuzz_buf *scratch);
+/* Where fuzz_one stages and writes. */
+struct fuzz_io {
+	int fd;		     /* the framed trace is written here and read back (a memfd) */
+	FILE *sink;	     /* what the consumers print */
+	const char *ctf_dir; /* the CTF writer's directory (tmpfs); NULL: perfetto only */
+};
+
+/* Runs one input through the reader and every consumer a library user reaches. 0, or -errno if the input could not be staged. */
+int fuzz_one(const uint8_t *in, size_t n, const struct fuzz_io *io, struct fuzz_buf *scratch);
 
 /* The whole of file PATH into B. 0 or -errno. */
 int fuzz_slurp(const char *path, struct fuzz_buf *b);

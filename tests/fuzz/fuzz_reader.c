@@ -5,6 +5,7 @@
  * memfd.  Built by `make fuzz` with afl-clang-fast, ASan and UBSan.
  *
  *   fuzz_reader                       read inputs (AFL++, or stdin once)
+ * FUZZ_CTF_DIR: a directory (tmpfs) for the CTF writer; unset: no CTF
  *   fuzz_reader FILE...               replay inputs, e.g. a crash
  *   fuzz_reader --unpack OPTS IN OUT  a seed: trace IN with its chunks decompressed
  *   fuzz_reader --frame IN OUT        the trace file input IN stands for (to debug with)
@@ -68,24 +69,24 @@ out:
 int main(int argc, char **argv)
 {
 	struct fuzz_buf scratch = { 0 }, in = { 0 };
-	FILE *sink;
+	struct fuzz_io io = { .ctf_dir = getenv("FUZZ_CTF_DIR") };
 	unsigned char *buf;
-	int fd, err = 0;
+	int err = 0;
 
 	if (argc == 5 && !strcmp(argv[1], "--unpack"))
 		return convert(argv[2], argv[3], argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "--frame"))
 		return convert(NULL, argv[2], argv[3]);
-	sink = fopen("/dev/null", "w");
-	fd = memfd_create("fuzz.gtsc", 0);
-	if (!sink || fd < 0) {
+	io.sink = fopen("/dev/null", "w");
+	io.fd = memfd_create("fuzz.gtsc", 0);
+	if (!io.sink || io.fd < 0) {
 		perror("fuzz_reader");
 		return 1;
 	}
 	for (int i = 1; i < argc && !err; i++) {
 		err = fuzz_slurp(argv[i], &in);
 		if (!err)
-			err = fuzz_one(in.data, in.len, fd, sink, &scratch);
+			err = fuzz_one(in.data, in.len, &io, &scratch);
 		if (err)
 			fprintf(stderr, "fuzz_reader: cannot replay %s: %s\n", argv[i], strerror(-err));
 	}
@@ -93,11 +94,11 @@ int main(int argc, char **argv)
 		__AFL_INIT();
 		buf = __AFL_FUZZ_TESTCASE_BUF;
 		while (__AFL_LOOP(100000))
-			fuzz_one(buf, (size_t)__AFL_FUZZ_TESTCASE_LEN, fd, sink, &scratch);
+			fuzz_one(buf, (size_t)__AFL_FUZZ_TESTCASE_LEN, &io, &scratch);
 	}
 	fuzz_buf_free(&in);
 	fuzz_buf_free(&scratch);
-	fclose(sink);
-	close(fd);
+	fclose(io.sink);
+	close(io.fd);
 	return err ? 1 : 0;
 }

@@ -2,7 +2,8 @@
 /*
  * One fuzz input through the reader and what reads its records: the event
  * printer (text and JSON), the syscall decoder (text and JSON), the kmem
- * analysis and its GFP names, then check or convert's perfetto writer (fuzz.h).
+ * analysis and its GFP names, then check or one of convert's writers
+ * (perfetto's JSON, CTF) (fuzz.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,12 +12,15 @@
 #include <unistd.h>
 #include <lz4.h>
 #include <zlib.h>
+#include <zstd.h>
 #include <gtsc/gtsc.h>
+#include <gtsc/ctf.h>
 #include <gtsc/kmem.h>
+#include <gtsc/print.h>
 #include <gtsc/syscalls.h>
 
+#include "col_codec.h"
 #include "trace_util.h"
-#include "event_print.h"
 #include "convert.h"
 #include "fuzz.h"
 
@@ -86,31 +90,72 @@ int fuzz_slurp(const char *path, struct fuzz_buf *b)
 	return 0;
 }
 
+/* Whether RAW holds whole, aligned records: what the column coder takes. */
+static bool whole_records(const uint8_t *raw, size_t n)
+{
+	struct gtsc_rec_hdr h;
+
+	for (size_t off = 0; off < n; off += h.size) {
+		if (n - off < sizeof(h))
+			return false;
+		memcpy(&h, raw + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > n - off || h.size % 8)
+			return false;
+	}
+	return true;
+}
+
+/* A zstd frame of RAW into OUT (BOUND bytes), its columns if H says so and RAW allows. */
+static long put_zstd(struct gtsc_chunk_hdr *h, const uint8_t *raw, size_t n, uint8_t *out,
+		     size_t bound)
+{
+	struct col_coder *c = NULL;
+	uint8_t *cols = NULL;
+	size_t len;
+
+	if (h->flags & GTSC_CHUNK_COLS) {
+		c = whole_records(raw, n) ? col_coder__new() : NULL;
+		cols = c ? malloc(col_encode_bound(n)) : NULL;
+		if (cols) {
+			n = col_coder__encode(c, raw, n, cols);
+			raw = cols;
+		} else {
+			h->flags &= ~GTSC_CHUNK_COLS;
+		}
+	}
+	len = ZSTD_compress(out, bound, raw, n, 1);
+	free(cols);
+	col_coder__free(c);
+	return ZSTD_isError(len) ? -1 : (long)len;
+}
+
 /* Payload RAW (N bytes) stored as chunk H's codec says; fills H's len and raw_len. */
 static int put_payload(struct fuzz_buf *out, struct gtsc_chunk_hdr *h, const uint8_t *raw,
 		       size_t n)
 {
 	size_t hpos = out->len;
-	size_t bound = n + n / 255 + 64; /* above both LZ4's and zlib's bound */
+	/* above LZ4's, zlib's and zstd's bounds, and the columns' */
+	size_t bound = ZSTD_compressBound(col_encode_bound(n)) + n / 255 + 64;
 	uLongf zlen = bound;
-	int len;
+	long len;
 
 	if (buf_put(out, h, CHUNK_SZ) || buf_room(out, bound))
 		return -ENOMEM;
 	h->raw_len = (__u32)n;
-	if (h->flags & GTSC_CHUNK_ZLIB) {
-		if (compress2(out->data + out->len, &zlen, raw, n, 1) != Z_OK)
-			return -EINVAL;
-		len = (int)zlen;
+	if (h->flags & GTSC_CHUNK_ZSTD) {
+		len = put_zstd(h, raw, n, out->data + out->len, bound);
+	} else if (h->flags & GTSC_CHUNK_ZLIB) {
+		len = compress2(out->data + out->len, &zlen, raw, n, 1) == Z_OK ? (long)zlen : -1;
 	} else if (h->flags & GTSC_CHUNK_LZ4) {
 		len = LZ4_compress_default((const char *)raw, (char *)out->data + out->len, (int)n,
 					   (int)bound);
-		if (len <= 0)
-			return -EINVAL;
+		len = len > 0 ? len : -1;
 	} else {
 		memcpy(out->data + out->len, raw, n);
-		len = (int)n;
+		len = (long)n;
 	}
+	if (len < 0)
+		return -EINVAL;
 	h->len = (__u32)len;
 	h->crc = trace_chunk_crc(h, out->data + out->len, (size_t)len);
 	memcpy(out->data + hpos, h, CHUNK_SZ);
@@ -164,11 +209,38 @@ int fuzz_frame(const uint8_t *in, size_t n, struct fuzz_buf *out)
 	return buf_put(out, in + pos, n - pos);
 }
 
+/* A zstd chunk's records (its columns decoded) into OUT; the length, or -1. */
+static long unzstd(const struct gtsc_chunk_hdr *h, const uint8_t *in, uint8_t *out)
+{
+	unsigned long long clen = ZSTD_getFrameContentSize(in, h->len);
+	struct col_coder *c;
+	uint8_t *cols;
+	long ret = -1;
+
+	if (!(h->flags & GTSC_CHUNK_COLS)) {
+		clen = ZSTD_decompress(out, h->raw_len, in, h->len);
+		return ZSTD_isError(clen) ? -1 : (long)clen;
+	}
+	if (clen == ZSTD_CONTENTSIZE_ERROR || clen == ZSTD_CONTENTSIZE_UNKNOWN ||
+	    clen > GTSC_CHUNK_MAX_LEN * 2ull)
+		return -1;
+	cols = malloc(clen);
+	c = col_coder__new();
+	if (cols && c && !ZSTD_isError(ZSTD_decompress(cols, clen, in, h->len)) &&
+	    !col_coder__decode(c, cols, clen, out, h->raw_len))
+		ret = h->raw_len;
+	col_coder__free(c);
+	free(cols);
+	return ret;
+}
+
 /* Chunk H's stored bytes IN, decompressed into OUT; the length, or -1. */
 static long inflate_payload(const struct gtsc_chunk_hdr *h, const uint8_t *in, uint8_t *out)
 {
 	uLongf zlen = h->raw_len;
 
+	if (h->flags & GTSC_CHUNK_ZSTD)
+		return unzstd(h, in, out);
 	if (h->flags & GTSC_CHUNK_ZLIB)
 		return uncompress(out, &zlen, in, h->len) == Z_OK ? (long)zlen : -1;
 	if (h->flags & GTSC_CHUNK_LZ4)
@@ -218,7 +290,7 @@ struct pass {
 	struct gtsc_reader *r;
 	struct gtsc_syscall_decoder *dec;
 	struct gtsc_kmem_analysis *kmem;
-	struct event_printer *printer;
+	struct gtsc_event_printer *printer;
 	FILE *sink;
 	char line[4096];
 };
@@ -238,7 +310,7 @@ static void one_record(struct pass *p, const struct gtsc_rec_hdr *rec)
 {
 	__u64 off;
 
-	event_printer__print(p->printer, rec);
+	gtsc_event_printer__print(p->printer, rec);
 	gtsc_syscall_decoder__push(p->dec, rec);
 	gtsc_kmem_analysis__add(p->kmem, rec);
 	if (gtsc_reader__format(p->r, rec, p->line, sizeof(p->line)) >= 0)
@@ -329,7 +401,8 @@ static void read_pass(const char *path, unsigned int opts, FILE *sink)
 		  .max_data = opts & FUZZ_MAX_DATA ? 8 : 0, .fn = on_call, .ctx = p);
 	p->dec = gtsc_syscall_decoder__new(p->r, &so);
 	p->kmem = gtsc_kmem_analysis__new(NULL);
-	p->printer = event_printer__new(p->r, sink, opts & FUZZ_JSON);
+	GTSC_OPTS(gtsc_event_printer_opts, po, .json = opts & FUZZ_JSON);
+	p->printer = gtsc_event_printer__new(p->r, sink, &po);
 	if (!p->dec || !p->kmem || !p->printer)
 		goto out;
 	metadata(p->r, sink);
@@ -339,7 +412,7 @@ static void read_pass(const char *path, unsigned int opts, FILE *sink)
 	if (!gtsc_kmem_analysis__finish(p->kmem, 0))
 		kmem_results(p->kmem, p->r, p->line, sizeof(p->line));
 out:
-	event_printer__free(p->printer);
+	gtsc_event_printer__free(p->printer);
 	gtsc_kmem_analysis__free(p->kmem);
 	gtsc_syscall_decoder__free(p->dec);
 	gtsc_reader__close(p->r);
@@ -355,32 +428,36 @@ static void check_pass(const char *path, FILE *sink)
 	gtsc_check__free(k);
 }
 
-static void convert_pass(const char *path, FILE *sink)
+/* convert's writers: perfetto's JSON, or the library's CTF into CTF_DIR. */
+static void convert_pass(const char *path, bool ctf, const char *ctf_dir, FILE *sink)
 {
 	struct gtsc_reader *r = gtsc_reader__open(path, NULL);
+	GTSC_OPTS(gtsc_ctf_opts, co, .packet_bytes = 4096);
 	__u64 events;
 
-	if (r)
+	if (r && ctf)
+		gtsc_reader__write_ctf(r, ctf_dir, &co);
+	else if (r)
 		convert_perfetto(r, sink, &events);
 	gtsc_reader__close(r);
 }
 
-int fuzz_one(const uint8_t *in, size_t n, int fd, FILE *sink, struct fuzz_buf *scratch)
+int fuzz_one(const uint8_t *in, size_t n, const struct fuzz_io *io, struct fuzz_buf *scratch)
 {
 	unsigned int opts = n ? in[0] : 0;
 	char path[64];
 
 	if (fuzz_frame(in, n, scratch))
 		return -ENOMEM;
-	if (ftruncate(fd, 0) ||
-	    pwrite(fd, scratch->data, scratch->len, 0) != (ssize_t)scratch->len)
+	if (ftruncate(io->fd, 0) ||
+	    pwrite(io->fd, scratch->data, scratch->len, 0) != (ssize_t)scratch->len)
 		return -errno;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	read_pass(path, opts, sink);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", io->fd);
+	read_pass(path, opts, io->sink);
 	if (opts & FUZZ_CONVERT)
-		convert_pass(path, sink);
+		convert_pass(path, opts & FUZZ_MAX_DATA && io->ctf_dir, io->ctf_dir, io->sink);
 	else
-		check_pass(path, sink);
-	fflush(sink);
+		check_pass(path, io->sink);
+	fflush(io->sink);
 	return 0;
 }

@@ -16,6 +16,10 @@ if ! command -v afl-fuzz > /dev/null; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
+# convert's CTF writer writes a directory: in memory, gone afterwards
+FUZZ_CTF_DIR=$(mktemp -d /dev/shm/gtsc-fuzz-ctf.XXXXXX)
+trap 'rm -rf "$FUZZ_CTF_DIR"' EXIT
+export FUZZ_CTF_DIR
 # no UI, no core binding (a shared machine), crashes seen even with a
 # core_pattern that pipes; ASan's and UBSan's reports abort the input
 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \

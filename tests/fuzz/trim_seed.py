@@ -55,7 +55,7 @@ def main():
         elif h[1] in (KSYMS, STACKS):
             p = b''.join(l + b'\n' for l in p.split(b'\n')[:lines] if l)
         if h[1] != DATA and not keep_zlib:
-            h[2] &= ~1  # metadata stored raw: no deflate per execution
+            h[2] &= ~0x701  # metadata stored raw: no compression per execution
         h[3] = h[4] = len(p)
         h[5] = seq
         seq += 1

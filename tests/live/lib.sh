@@ -68,8 +68,8 @@ wait_for() {
 # blocks in read(0); it is recorded with -p (syscalls only, 4 KiB rings, at
 # most 4 s) into TRACE, then released.  Sets spid.  Fails, after a FAIL
 # line, when the recorder did not start; stderr stays in $TEST_TMP/err.
-# STORM_OPTS: more record options; STORM_HOOK: a command run with the
-# recorder's pid once the storm is released (to stop the recorder).
+# STORM_ARGS: more record options (word-split); STORM_HOOK: a command run
+# with the recorder's pid once the storm is released (to stop the recorder).
 storm_record() {
 	local test=$1 trace=$2 rpid
 	shift 2
@@ -78,8 +78,8 @@ storm_record() {
 	spid=$!
 	exec 3> "$TEST_TMP/go" # opening the fifo lets it start and block in read(0)
 	wait_for "$TEST_TMP/pid" "$spid" 5
-	# shellcheck disable=SC2086 # STORM_OPTS is a list of options
-	"$GTSC" record -e syscalls -p "$spid" -d 4 --channel syscalls:size=4K ${STORM_OPTS:-} \
+	# shellcheck disable=SC2086
+	"$GTSC" record -e syscalls -p "$spid" -d 4 --channel syscalls:size=4K ${STORM_ARGS:-} \
 		-o "$trace" 2> "$TEST_TMP/err" &
 	rpid=$!
 	if ! wait_for "$TEST_TMP/err" "recording" 10; then

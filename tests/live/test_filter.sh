@@ -4,16 +4,29 @@
 # the recorder never records itself, even with -a.
 . "$(dirname "$0")/lib.sh"
 
-sleep 30 &
+# The followed process: storm.c, blocked in read(0) until the recorder runs,
+# then exactly 2N + 2 syscall events (storm.c) while a busy loop runs beside it.
+N=1000
+mkfifo "$TEST_TMP/go"
+"$WORKLOADS/storm" $N < "$TEST_TMP/go" > "$TEST_TMP/pid" &
 quiet=$!
+exec 3> "$TEST_TMP/go"
+wait_for "$TEST_TMP/pid" "$quiet" 5
 ( while :; do cat /proc/self/stat > /dev/null; done ) &
 noisy=$!
-"$GTSC" record -q -e syscalls,kmem -p $quiet -d 1 -o "$TEST_TMP/p.gtsc" 2> "$TEST_TMP/err"
+"$GTSC" record -e syscalls,kmem -p $quiet -d 2 -o "$TEST_TMP/p.gtsc" 2> "$TEST_TMP/err" &
+rpid=$!
+wait_for "$TEST_TMP/err" "recording" 10
+echo g >&3
+exec 3>&-
+wait $rpid
 rc=$?
 check filter/record-exit "record -p failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
 "$GTSC" report -i "$TEST_TMP/p.gtsc" --json > "$TEST_TMP/j"
 others=$(grep -v '"event":"trace_info"' "$TEST_TMP/j" | grep -vc "\"pid\":$quiet,")
+own=$(count_lines "$TEST_TMP/j" "\"pid\":$quiet," '"event":"sys_e')
 check filter/pid-only "$others events from processes other than $quiet" [ "$others" = 0 ]
+check filter/pid-all "$own syscall events of $quiet, its code makes $((2 * N + 2))" [ "$own" = $((2 * N + 2)) ]
 "$GTSC" record -q -e syscalls -a -d 1 -o "$TEST_TMP/a.gtsc" 2> "$TEST_TMP/err" &
 rec=$!
 wait $rec

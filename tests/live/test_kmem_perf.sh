@@ -44,7 +44,8 @@ enable_perf() {
 	[ "$ack" = ack ]
 }
 
-# one_run DIR: the workload recorded by both; sets wpid.  Fails when a tool did not start.
+# one_run DIR: the workload recorded by both; sets wpid and grc (gtsc-bpf's
+# exit status).  Fails when a tool did not start.
 one_run() {
 	local d=$1 job gpid ok=0
 	mkdir -p "$d"
@@ -65,7 +66,9 @@ one_run() {
 	exec 3>&-
 	[ $ok = 1 ] || kill $job 2> /dev/null
 	kill -INT $perf_pid $gpid 2> /dev/null
-	wait $perf_pid $gpid
+	wait $gpid
+	grc=$?
+	wait $perf_pid
 	return $((1 - ok))
 }
 
@@ -131,7 +134,9 @@ for run in 1 2 3; do
 	lost=$(grep -ci 'lost' "$d/perf.out" "$d/perf.err" | awk -F: '{ s += $NF } END { print s + 0 }')
 	echo "# run $run: $(head -c 400 "$d/why") (gtsc misses ${misses:-?}, drops ${dropped:-?}, perf lost $lost)"
 done
-pass $T/record
+# The run compared last: both recordings whole, the recorder's exit clean.
+check_expr $T/record "gtsc-bpf exited $grc ($(head -c 200 "$d/gtsc.err")), perf.data $(stat -c %s "$d/perf.data" 2> /dev/null) bytes, $(grep -c . "$d/gtsc.sites") call sites" \
+	'[ "$grc" = 0 ] && [ -s "$d/perf.data" ] && [ -s "$d/gtsc.sites" ]'
 sites=$(wc -l < "$d/gtsc.sites")
 allocs=$(awk '{ s += $2 } END { print s + 0 }' "$d/gtsc.sites")
 pipes=$(awk -v n=$ROUNDS '$2 >= n' "$d/gtsc.sites" | wc -l)

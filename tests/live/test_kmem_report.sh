@@ -50,12 +50,10 @@ check $T/top-n "-n 3 printed $rows call sites" [ "$rows" = 3 ]
 
 "$GTSC" check -i "$TEST_TMP/t.gtsc" > "$TEST_TMP/chk"
 rc=$?
-# kmem consistency may find what the kernel does not trace (bulk frees); the file must be whole
-# "note:" lines are what check itself calls no error (an IRQ between an
-# event's reserve and its time stamp orders two records by a few us)
-bad=$(grep -v '^note:' "$TEST_TMP/chk" | grep -c 'CRC\|truncated\|channel dropped\|records were lost\|earlier than the record\|does not know\|cannot have')
-whole() { [ "$bad" = 0 ] && { [ $rc = 0 ] || [ $rc = 1 ]; } && has_line "$TEST_TMP/chk" "record ABI"; }
-check $T/check-whole "check on a fresh trace: rc $rc: $(grep -v '^note:' "$TEST_TMP/chk" | grep 'CRC\|truncated\|channel dropped\|records were lost\|earlier than the record\|does not know\|cannot have' | head -c 400)" whole
+# A fresh trace is sound: kmem pairs the kernel completes through untraced
+# paths are notes, skipped events warnings; neither is a finding.
+whole() { [ $rc = 0 ] && has_line "$TEST_TMP/chk" "record ABI"; }
+check $T/check-whole "check on a fresh trace: rc $rc: $(grep -v '^note:' "$TEST_TMP/chk" | head -c 400)" whole
 size=$(wc -c < "$TEST_TMP/t.gtsc")
 head -c $((size - 100)) "$TEST_TMP/t.gtsc" > "$TEST_TMP/cut.gtsc"
 "$GTSC" check -i "$TEST_TMP/cut.gtsc" > "$TEST_TMP/chk2"

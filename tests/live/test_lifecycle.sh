@@ -58,8 +58,8 @@ check lifecycle/command-failed-trace-whole "the trace of a command that could no
 
 # --compress: the same 20000 getppid calls (they fit the rings: no drop even
 # where compressing is slow, as in the VM lane) read back whole from each codec,
-# zlib's file the smallest and the uncompressed one the largest.
-for c in lz4 zlib none; do
+# zstd's columns the smallest, then zlib, lz4 and the uncompressed one.
+for c in zstd lz4 zlib none; do
 	(sleep 0.3; echo g) | "$GTSC" record -q -e syscalls --compress=$c -o "$TEST_TMP/z-$c.gtsc" \
 		-- "$WORKLOADS/storm" 20000 > /dev/null 2> "$TEST_TMP/err-$c"
 	n=$("$GTSC" report -i "$TEST_TMP/z-$c.gtsc" --summary 2> /dev/null | awk '$NF == "getppid" { print $3 }')
@@ -67,12 +67,12 @@ for c in lz4 zlib none; do
 		[ "$n" = 20000 ]
 done
 sz() { stat -c %s "$TEST_TMP/z-$1.gtsc"; }
-check_expr lifecycle/compress-sizes "sizes zlib $(sz zlib), lz4 $(sz lz4), none $(sz none)" \
-	'[ "$(sz zlib)" -lt "$(sz lz4)" ] && [ "$(sz lz4)" -lt "$(sz none)" ]'
+check_expr lifecycle/compress-sizes "sizes zstd $(sz zstd), zlib $(sz zlib), lz4 $(sz lz4), none $(sz none)" \
+	'[ "$(sz zstd)" -lt "$(sz zlib)" ] && [ "$(sz zlib)" -lt "$(sz lz4)" ] && [ "$(sz lz4)" -lt "$(sz none)" ]'
 "$GTSC" record --compress=xz -a -d 1 -o "$TEST_TMP/x.gtsc" 2> "$TEST_TMP/err"
 rc=$?
 check_expr lifecycle/compress-unknown "--compress=xz: rc $rc, $(head -c 200 "$TEST_TMP/err")" \
-	'[ $rc = 2 ] && has_line "$TEST_TMP/err" "--compress takes lz4, zlib or none"'
+	'[ $rc = 2 ] && has_line "$TEST_TMP/err" "--compress takes zstd, lz4, zlib or none"'
 
 # On a terminal, record refreshes one status line about once a second;
 # nothing of it when stderr is a file.  script(1) gives it a terminal.

@@ -36,6 +36,8 @@ static inline int run_tests(const char *suite, const struct test_case *cases, in
 {
 	int bad = 0;
 
+	/* A test that crashes must not take the lines before it along. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 0; i < n; i++) {
 		struct test_ctx t = { .name = cases[i].name };
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 #include "harness.h"
-#include "event_print.h"
+#include <gtsc/print.h>
 #include "funcs.h"
 #include "strbuf.h"
 #include "trace_reader.h"
@@ -111,17 +111,17 @@ static void test_print(struct test_ctx *t)
 	char path[] = "/tmp/gtsc-funcs.XXXXXX", *text = NULL;
 	struct gtsc_reader *r = open_trace(t, path);
 	const struct gtsc_rec_hdr *rec;
-	struct event_printer *p;
+	struct gtsc_event_printer *p;
 	size_t len = 0;
 	FILE *out;
 
 	if (!r)
 		goto out;
 	out = open_memstream(&text, &len);
-	p = event_printer__new(r, out, false);
+	p = gtsc_event_printer__new(r, out, NULL);
 	while (p && gtsc_reader__next(r, &rec) > 0)
-		event_printer__print(p, rec);
-	event_printer__free(p);
+		gtsc_event_printer__print(p, rec);
+	gtsc_event_printer__free(p);
 	fclose(out);
 	CHECK(t, text && strstr(text, " func_entry: ksys_read(fd=3, buf=0xffff888012345678, "
 				      "count=4096)"),

@@ -24,8 +24,7 @@
 #define CORPUS "tests/fuzz/corpus"
 
 struct replay {
-	int fd;
-	FILE *sink;
+	struct fuzz_io io;
 	struct fuzz_buf in, scratch;
 };
 
@@ -37,7 +36,7 @@ static long read_all(struct replay *rp, char *damage, size_t size)
 	const struct gtsc_rec_hdr *rec;
 	long n = 0;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", rp->fd);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", rp->io.fd);
 	r = gtsc_reader__open(path, NULL);
 	if (!r)
 		return -errno;
@@ -86,7 +85,7 @@ static void replay_dir(struct replay *rp, const char *dir, bool crashes, int *ba
 		err = fuzz_slurp(path, &rp->in);
 		CHECK(&t, !err, "cannot read %.200s: %s", path, strerror(-err));
 		if (!err) {
-			err = fuzz_one(rp->in.data, rp->in.len, rp->fd, rp->sink, &rp->scratch);
+			err = fuzz_one(rp->in.data, rp->in.len, &rp->io, &rp->scratch);
 			CHECK(&t, !err, "%.200s did not replay: %s", path, strerror(-err));
 		}
 		if (!err && crashes)
@@ -104,10 +103,14 @@ static void replay_dir(struct replay *rp, const char *dir, bool crashes, int *ba
 
 int main(void)
 {
-	struct replay rp = { .fd = memfd_create("fuzz.gtsc", 0), .sink = fopen("/dev/null", "w") };
+	char ctf[] = "/tmp/gtsc-fuzz-ctf.XXXXXX";
+	struct replay rp = { .io = { .fd = memfd_create("fuzz.gtsc", 0),
+				     .sink = fopen("/dev/null", "w"),
+				     .ctf_dir = mkdtemp(ctf) } };
+	char cmd[64];
 	int bad = 0;
 
-	if (rp.fd < 0 || !rp.sink) {
+	if (rp.io.fd < 0 || !rp.io.sink || !rp.io.ctf_dir) {
 		printf("FAIL fuzz_regress/setup: %s\n", strerror(errno));
 		return 1;
 	}
@@ -115,7 +118,10 @@ int main(void)
 	replay_dir(&rp, CORPUS, false, &bad);
 	fuzz_buf_free(&rp.in);
 	fuzz_buf_free(&rp.scratch);
-	fclose(rp.sink);
-	close(rp.fd);
+	fclose(rp.io.sink);
+	close(rp.io.fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", ctf);
+	if (system(cmd))
+		printf("# fuzz_regress: %s left behind\n", ctf);
 	return bad ? 1 : 0;
 }

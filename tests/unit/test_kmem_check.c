@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * gtsc-bpf check on synthetic traces: a clean one has no findings; a planted
- * out-of-order record, a flipped byte (bad CRC), a cut file, drops, a
- * trailer that counts more than the file holds, a record of an unknown type
- * or an impossible size, and kmem errors are each found, exactly once; an
- * interrupt's nesting is a note, not a finding.
+ * out-of-order record, a flipped byte (bad CRC), a cut file, drop records
+ * that disagree with the trailer, a trailer that counts more than the file
+ * holds, a record of an unknown type or an impossible size are each found,
+ * exactly once.  Drops are warnings; an interrupt's nesting, a flight
+ * channel's overwritten records, the channels a snapshot leaves out and kmem
+ * records that do not pair up are notes, not findings.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +48,18 @@ static bool has_finding(const struct kmem_check *k, const char *needle)
 	return k->findings.buf && strstr(k->findings.buf, needle);
 }
 
+/* K found exactly one thing, and it says NEEDLE. */
+static void one_finding(struct test_ctx *t, const struct kmem_check *k, const char *needle)
+{
+	CHECK(t, k->s.nr_findings == 1 && has_finding(k, needle), "%d findings, want '%s': %s",
+	      k->s.nr_findings, needle, k->findings.buf);
+}
+
+static bool has_note(const struct kmem_check *k, const char *needle)
+{
+	return k->notes.buf && strstr(k->notes.buf, needle);
+}
+
 static void test_clean(struct test_ctx *t)
 {
 	struct ktrace kt;
@@ -76,10 +90,7 @@ static void test_out_of_order(struct test_ctx *t)
 	close_and_check(t, &kt, &k);
 	CHECK(t, k.s.out_of_order == 1 && k.s.nested == 0, "out of order %llu nested %llu",
 	      (unsigned long long)k.s.out_of_order, (unsigned long long)k.s.nested);
-	CHECK(t,
-	      k.s.nr_findings == 1 &&
-		      has_finding(&k, "CPU 0 of the kmem channel has 1 record earlier"),
-	      "%d findings: %s", k.s.nr_findings, k.findings.buf);
+	one_finding(t, &k, "CPU 0 of the kmem channel has 1 record earlier");
 	kmem_check__free(&k);
 }
 
@@ -183,11 +194,13 @@ static void test_drops(struct test_ctx *t)
 	kt.dropped = 9; /* two drops after the last drop record */
 	close_and_check(t, &kt, &k);
 	CHECK(t, k.s.dropped == 9, "dropped %llu", (unsigned long long)k.s.dropped);
-	CHECK(t, has_finding(&k, "The kmem channel dropped 9 events"), "findings: %s",
-	      k.findings.buf);
+	CHECK(t,
+	      k.s.nr_warnings == 1 && k.warnings.buf &&
+		      strstr(k.warnings.buf, "The kmem channel dropped 9 events"),
+	      "%d warnings: %s", k.s.nr_warnings, k.warnings.buf);
 	CHECK(t, has_finding(&k, "drop records count 7 drops, but its trailer 9"), "findings: %s",
 	      k.findings.buf);
-	CHECK(t, k.s.nr_findings == 2, "%d findings: %s", k.s.nr_findings, k.findings.buf);
+	CHECK(t, k.s.nr_findings == 1, "%d findings: %s", k.s.nr_findings, k.findings.buf);
 	kmem_check__free(&k);
 }
 
@@ -200,12 +213,7 @@ static void test_records_lost(struct test_ctx *t)
 	clean_records(&kt, 50);
 	kt.extra_written = 3;
 	close_and_check(t, &kt, &k);
-	CHECK(t,
-	      k.s.nr_findings == 1 &&
-		      has_finding(
-			      &k,
-			      "counts 104 records written by the kernel, but the file holds 101"),
-	      "%d findings: %s", k.s.nr_findings, k.findings.buf);
+	one_finding(t, &k, "counts 104 records written by the kernel, but the file holds 101");
 	kmem_check__free(&k);
 }
 
@@ -241,7 +249,7 @@ static void test_unknown_and_bad_size(struct test_ctx *t)
 	kmem_check__free(&k);
 }
 
-/* kmem consistency: each planted error is one finding with its count. */
+/* kmem consistency: each planted error is one note with its count, and why it proves nothing. */
 static void test_kmem_errors(struct test_ctx *t)
 {
 	struct ktrace kt;
@@ -261,17 +269,18 @@ static void test_kmem_errors(struct test_ctx *t)
 	kt_free(&kt, K, 0, 8, PTR(103));
 	kt_free(&kt, K, 0, 11, PTR(104)); /* allocated before the trace: fine */
 	close_and_check(t, &kt, &k);
-	CHECK(t, has_finding(&k, "2 double frees"), "findings: %s", k.findings.buf);
-	CHECK(t, has_finding(&k, "between site_4+0x0 and site_10+0x0"), "findings: %s",
-	      k.findings.buf);
-	CHECK(t, has_finding(&k, "1 allocations of a pointer still live"), "findings: %s",
-	      k.findings.buf);
-	CHECK(t, has_finding(&k, "1 kmem_cache_alloc'd objects freed by kfree"), "findings: %s",
-	      k.findings.buf);
-	CHECK(t, !has_finding(&k, "before the trace"), "a pre-trace free is a finding: %s",
-	      k.findings.buf);
-	CHECK(t, k.s.nr_findings == 3 && k.s.kmem_errors == 4, "%d findings, %llu errors: %s",
-	      k.s.nr_findings, (unsigned long long)k.s.kmem_errors, k.findings.buf);
+	CHECK(t, has_note(&k, "2 double frees"), "notes: %s", k.notes.buf);
+	CHECK(t, has_note(&k, "between site_4+0x0 and site_10+0x0"), "notes: %s", k.notes.buf);
+	CHECK(t, has_note(&k, "1 allocations of a pointer still live"), "notes: %s", k.notes.buf);
+	CHECK(t, has_note(&k, "1 kmem_cache_alloc'd objects freed by kfree"), "notes: %s",
+	      k.notes.buf);
+	CHECK(t, has_note(&k, "Not a finding: the kernel also allocates and frees through paths"),
+	      "notes: %s", k.notes.buf);
+	CHECK(t, !has_note(&k, "filter"), "a system-wide trace blames a filter: %s", k.notes.buf);
+	CHECK(t, !has_note(&k, "before the trace"), "a pre-trace free is noted: %s", k.notes.buf);
+	CHECK(t, k.s.nr_notes == 3 && k.s.nr_findings == 0 && k.s.kmem_errors == 4,
+	      "%d notes, %d findings, %llu errors: %s%s", k.s.nr_notes, k.s.nr_findings,
+	      (unsigned long long)k.s.kmem_errors, k.notes.buf, k.findings.buf);
 	kmem_check__free(&k);
 }
 
@@ -310,13 +319,85 @@ static void test_public_check(struct test_ctx *t)
 	if (!k)
 		return;
 	st = gtsc_check__stats(k);
-	CHECK(t, st->opened && st->records == 202 && st->nr_findings == 1 && st->kmem_errors == 1,
+	CHECK(t, st->opened && st->records == 202 && st->nr_findings == 0 && st->kmem_errors == 1,
 	      "records %llu, %d findings: %s", (unsigned long long)st->records, st->nr_findings,
 	      gtsc_check__findings(k));
-	CHECK(t, strstr(gtsc_check__findings(k), "double frees"), "findings: %s",
-	      gtsc_check__findings(k));
+	CHECK(t, strstr(gtsc_check__notes(k), "double frees") && st->nr_notes == 1,
+	      "%d notes: %s", st->nr_notes, gtsc_check__notes(k));
+	CHECK(t, !*gtsc_check__warnings(k) && !*gtsc_check__findings(k), "warnings '%s'",
+	      gtsc_check__warnings(k));
 	gtsc_check__free(k);
 	CHECK(t, !gtsc_check__run(NULL, NULL) && errno == EINVAL, "NULL path accepted");
+}
+
+/* A pid-filtered trace: a free by a task outside the filter reads as a double free. */
+static void test_filtered(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+
+	kt_open_ex(&kt, "filtered", NULL, "filter=pids\n", "discard");
+	clean_records(&kt, 20);
+	kt_free(&kt, K, 0, 9, PTR(3));
+	close_and_check(t, &kt, &k);
+	CHECK(t, k.s.nr_findings == 0 && has_note(&k, "1 double frees"), "findings: %s notes: %s",
+	      k.findings.buf, k.notes.buf);
+	CHECK(t, has_note(&k, "only the tasks of its filter (pids): a task outside it"),
+	      "notes: %s", k.notes.buf);
+	kmem_check__free(&k);
+}
+
+/*
+ * A kmem flight channel that overwrote 100 records: its trailer's flight
+ * lines say so, the file holds what they retained.  SNAPSHOT adds the meta
+ * line a snapshot's trailer has, and 500 syscall records the session wrote
+ * to its main file.  RETAINED_LIE makes the flight lines claim more.
+ */
+static void flight_trace(struct ktrace *kt, const char *name, bool snapshot, int retained_lie)
+{
+	kt_open_ex(kt, name, NULL, "", "overwrite");
+	clean_records(kt, 50);
+	kt->extra_written = 100;
+	snprintf(kt->trailer, sizeof(kt->trailer),
+		 "flight\t2\t0\t%llu\t%llu\t100\t0\nflight\t2\t1\t%llu\t%llu\t0\t0\n%s",
+		 (unsigned long long)kt->written[0] + 100,
+		 (unsigned long long)kt->written[0] + retained_lie,
+		 (unsigned long long)kt->written[1], (unsigned long long)kt->written[1],
+		 snapshot ? "stat\t1\t0\t500\t0\nmeta\tsnapshot\tall\n" : "");
+}
+
+/* No finding, COUNT (of what is left out by design) is WANT, and a note says NEEDLE. */
+static void sound_with_note(struct test_ctx *t, const struct kmem_check *k, __u64 count,
+			    __u64 want, const char *needle)
+{
+	CHECK(t, k->s.nr_findings == 0 && count == want, "%d findings, %llu left out: %s",
+	      k->s.nr_findings, (unsigned long long)count, k->findings.buf);
+	CHECK(t, has_note(k, needle), "notes: %s", k->notes.buf);
+}
+
+/* A flight trace, one whose flight lines lie, and a snapshot. */
+static void test_flight(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+
+	flight_trace(&kt, "flight", false, 0);
+	close_and_check(t, &kt, &k);
+	sound_with_note(t, &k, k.s.overwritten, 100,
+			"kmem channel is a flight channel: it kept the newest 101 of the 201");
+	kmem_check__free(&k);
+
+	flight_trace(&kt, "flight-lie", false, 3);
+	close_and_check(t, &kt, &k);
+	one_finding(t, &k, "its rings retained 104 records, but the file holds 101");
+	kmem_check__free(&k);
+
+	/* a snapshot holds the flight channels only: the others are accounted, not lost */
+	flight_trace(&kt, "snapshot", true, 0);
+	close_and_check(t, &kt, &k);
+	sound_with_note(t, &k, k.s.not_covered, 500,
+			"syscalls channel (discard) is not in this snapshot");
+	kmem_check__free(&k);
 }
 
 static const struct test_case cases[] = {
@@ -331,6 +412,8 @@ static const struct test_case cases[] = {
 	{ "kmem_errors", test_kmem_errors },
 	{ "not_a_trace", test_not_a_trace },
 	{ "public_check", test_public_check },
+	{ "filtered", test_filtered },
+	{ "flight", test_flight },
 };
 
 int main(void)

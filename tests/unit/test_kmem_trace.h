@@ -27,6 +27,7 @@ struct ktrace {
 	__u64 dropped;	     /* the trailer's drops on CPU 0 */
 	__u64 extra_written; /* a lie the trailer tells */
 	__u64 ts;	     /* the next record's time stamp */
+	char trailer[256];   /* more trailer lines (flight, meta snapshot) */
 };
 
 static inline void kt_chunk(struct ktrace *t, enum gtsc_chunk_type type, const char *text)
@@ -34,25 +35,29 @@ static inline void kt_chunk(struct ktrace *t, enum gtsc_chunk_type type, const c
 	gtsc_writer__add_chunk(t->w, type, text, strlen(text));
 }
 
-static inline void kt_meta(struct ktrace *t)
+/* MORE: META lines of the test's (filter=...); KMEM_MODE: the kmem channel's mode. */
+static inline void kt_meta(struct ktrace *t, const char *more, const char *kmem_mode)
 {
-	char meta[256], syms[KT_NR_SITES * 40] = "";
+	char meta[384], chans[256], syms[KT_NR_SITES * 40] = "";
 	size_t len = 0;
 
-	snprintf(meta, sizeof(meta), "hostname=test\nkernel=%s\nnr_cpus=2\nstart_ns=%llu\n",
-		 t->kernel, KT_START_NS);
+	snprintf(meta, sizeof(meta), "hostname=test\nkernel=%s\nnr_cpus=2\nstart_ns=%llu\n%s",
+		 t->kernel, KT_START_NS, more);
 	kt_chunk(t, GTSC_CHUNK_META, meta);
-	kt_chunk(t, GTSC_CHUNK_CHANNELS,
+	snprintf(chans, sizeof(chans),
 		 "0\ttask\tglobal\t1\t1048576\tdiscard\n"
 		 "1\tsyscalls\tpercpu\t2\t8388608\tdiscard\n"
-		 "2\tkmem\tpercpu\t2\t8388608\tdiscard\n");
+		 "2\tkmem\tpercpu\t2\t8388608\t%s\n",
+		 kmem_mode);
+	kt_chunk(t, GTSC_CHUNK_CHANNELS, chans);
 	for (int i = 1; i < KT_NR_SITES; i++)
 		len += snprintf(syms + len, sizeof(syms) - len, "%llx site_%d\n", KT_SITE(i), i);
 	kt_chunk(t, GTSC_CHUNK_KSYMS, syms);
 }
 
-/* A trace file under the test's name in TMPDIR; KERNEL is META's release. */
-static inline void kt_open(struct ktrace *t, const char *name, const char *kernel)
+/* kt_open with more META lines and the kmem channel's mode. */
+static inline void kt_open_ex(struct ktrace *t, const char *name, const char *kernel,
+			      const char *more_meta, const char *kmem_mode)
 {
 	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .chunk_size = 4096 };
 
@@ -64,7 +69,13 @@ static inline void kt_open(struct ktrace *t, const char *name, const char *kerne
 	t->w = gtsc_writer__create(t->path, &wo);
 	if (!t->w)
 		abort();
-	kt_meta(t);
+	kt_meta(t, more_meta, kmem_mode);
+}
+
+/* A trace file under the test's name in TMPDIR; KERNEL is META's release. */
+static inline void kt_open(struct ktrace *t, const char *name, const char *kernel)
+{
+	kt_open_ex(t, name, kernel, "", "discard");
 }
 
 static inline void kt_hdr(struct ktrace *t, struct gtsc_rec_hdr *h, __u16 type, __u16 size,
@@ -146,15 +157,15 @@ static inline void kt_cache_name(struct ktrace *t, const char *name, __u32 size)
 /* Ends the round and writes the trailer (counts as recorded unless a test lied). */
 static inline void kt_close(struct ktrace *t)
 {
-	char tr[512];
+	char tr[768];
 
 	gtsc_writer__end_round(t->w);
 	snprintf(tr, sizeof(tr),
 		 "stat\t0\t0\t0\t0\nstat\t1\t0\t0\t0\nstat\t1\t1\t0\t0\n"
-		 "stat\t2\t0\t%llu\t%llu\nstat\t2\t1\t%llu\t0\nmeta\tend_ns\t%llu\n",
+		 "stat\t2\t0\t%llu\t%llu\nstat\t2\t1\t%llu\t0\nmeta\tend_ns\t%llu\n%s",
 		 (unsigned long long)(t->written[0] + t->extra_written),
 		 (unsigned long long)t->dropped, (unsigned long long)t->written[1],
-		 (unsigned long long)t->ts);
+		 (unsigned long long)t->ts, t->trailer);
 	kt_chunk(t, GTSC_CHUNK_TRAILER, tr);
 	if (gtsc_writer__close(t->w))
 		abort();

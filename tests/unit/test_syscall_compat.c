@@ -41,7 +41,7 @@ static const char *text(struct syscall_decoder *d, const struct gtsc_rec_sys_ent
 	bool known = syscall_compat_info(e->nr, &si);
 	struct sd_call c = { .nr = e->nr, .si = known ? &si : NULL, .enter = e, .exit = x,
 			     .compat = true };
-	struct sd_buf b = { buf, 0, size - 1 };
+	struct gtsc_buf b = { buf, 0, size - 1 };
 
 	syscall_decoder__text(d, &b, &c, SD_WHOLE);
 	buf[b.len] = '\0';
@@ -110,7 +110,7 @@ static void test_json(struct test_ctx *t)
 	struct gtsc_syscall_info si;
 	struct sd_call c = { .nr = 5, .si = &si, .enter = &e, .exit = &x, .compat = true };
 	char buf[512];
-	struct sd_buf b = { buf, 0, sizeof(buf) - 1 };
+	struct gtsc_buf b = { buf, 0, sizeof(buf) - 1 };
 
 	CHECK(t, d && syscall_compat_info(5, &si), "setup");
 	if (!d)

@@ -99,7 +99,7 @@ static const struct gtsc_syscall_info openat_noargs_si = { 257, "openat", 0 };
 
 struct out {
 	char buf[8192];
-	struct sd_buf b;
+	struct gtsc_buf b;
 };
 
 static const char *decode(struct syscall_decoder *d, struct out *o,
@@ -109,7 +109,7 @@ static const char *decode(struct syscall_decoder *d, struct out *o,
 	struct sd_call c = { .nr = nr, .si = si, .enter = en ? &en->en : NULL,
 			     .exit = ex ? &ex->ex : NULL };
 
-	o->b = (struct sd_buf){ o->buf, 0, sizeof(o->buf) - 1 };
+	o->b = (struct gtsc_buf){ o->buf, 0, sizeof(o->buf) - 1 };
 	syscall_decoder__text(d, &o->b, &c, part);
 	o->buf[o->b.len] = '\0';
 	return o->buf;
@@ -296,6 +296,60 @@ static void test_builtin_args(struct test_ctx *t)
 	CHECK(t, sb.buf && strstr(sb.buf, "\n39\tgetpid\n"), "no getpid line");
 	strbuf_free(&sb);
 	syscall_decoder__free(d);
+}
+
+/* Writes DIR/events/syscalls/sys_enter_NAME/format holding FIELDS. */
+static int fake_format(const char *dir, const char *name, const char *fields)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "mkdir -p %s/events/syscalls/sys_enter_%s", dir, name);
+	if (system(path))
+		return -1;
+	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s/format", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "name: sys_enter_%s\nID: 1\nformat:\n"
+		   "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		   "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		   "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n%s\n"
+		   "print fmt: \"\"\n", name, fields);
+	return fclose(f);
+}
+
+/* 6.19+ formats (as Debian's 7.3.4 has them) add the user memory they copy as fields. */
+static void test_tracefs_user_fields(struct test_ctx *t)
+{
+	char dir[] = "/tmp/gtsc-unit-tracefs-XXXXXX", cmd[64];
+	struct strbuf sb = {};
+
+	if (!mkdtemp(dir) ||
+	    fake_format(dir, "write",
+			"\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+			"\tfield:const char * buf;\toffset:24;\tsize:8;\tsigned:0;\n"
+			"\tfield:size_t count;\toffset:32;\tsize:8;\tsigned:0;\n"
+			"\tfield:__data_loc char[] __buf_val;\toffset:40;\tsize:4;\tsigned:0;\n") ||
+	    fake_format(dir, "openat",
+			"\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
+			"\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
+			"\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
+			"\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n"
+			"\tfield:__data_loc char[] __filename_val;\toffset:48;\tsize:4;\tsigned:0;\n")) {
+		CHECK(t, 0, "cannot write a fake tracefs in /tmp");
+		return;
+	}
+	CHECK(t, gtsc_meta__syscalls(dir, &sb) == 2, "not 2 syscalls from the fake tracefs");
+	CHECK(t, sb.buf && strstr(sb.buf, "\n1\twrite\tunsigned int\tfd\tconst char *\tbuf"
+					   "\tsize_t\tcount\n"),
+	      "write's __buf_val taken for an argument");
+	CHECK(t, sb.buf && strstr(sb.buf, "\n257\topenat\tint\tdfd\tconst char *\tfilename"
+					   "\tint\tflags\tumode_t\tmode\n"),
+	      "openat's __filename_val taken for an argument");
+	strbuf_free(&sb);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(t, system(cmd) == 0, "rm %s", dir);
 }
 
 static void test_structs(struct test_ctx *t)
@@ -543,12 +597,12 @@ static int collect(void *ctx, const struct sj_call *c)
 	const struct gtsc_syscall_info *si = c->nr == 61 ? &wait4_si : &read_si;
 	struct sd_call sc = { .nr = c->nr, .si = si, .enter = c->enter, .exit = c->exit };
 	size_t len = strlen(j->text);
-	struct sd_buf b = { j->text + len, 0, sizeof(j->text) - len - 2 };
+	struct gtsc_buf b = { j->text + len, 0, sizeof(j->text) - len - 2 };
 
-	sd_putu(&b, c->tid);
-	sd_putc(&b, ' ');
+	gtsc_buf__putu(&b, c->tid);
+	gtsc_buf__putc(&b, ' ');
 	syscall_decoder__text(j->d, &b, &sc, c->part);
-	sd_putc(&b, '\n');
+	gtsc_buf__putc(&b, '\n');
 	b.p[b.len] = '\0';
 	return 0;
 }
@@ -622,6 +676,7 @@ int main(void)
 		{ "truncated_and_quoting", test_truncated_and_quoting },
 		{ "unfinished_resumed_parts", test_parts },
 		{ "builtin_table", test_builtin_args },
+		{ "tracefs_user_fields", test_tracefs_user_fields },
 		{ "structs", test_structs },
 		{ "captured_structs", test_captured_structs },
 		{ "dependent_args", test_special_args },

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <gtsc/buf.h>
 #include <gtsc/gtsc.h>
 #include "cli.h"
 
@@ -81,7 +82,7 @@ static int need_root(void)
 
 static int cmd_list(void)
 {
-	char **names, v[5][256];
+	char **names, v[5][256], e[64], e2[256];
 	int shown = 0;
 
 	if (need_root())
@@ -104,12 +105,13 @@ static int cmd_list(void)
 			printf("%-16s %7s %-9s %10s %8s  %-24s %-16s %s\n", "NAME", "PID", "STATE",
 			       "EVENTS", "DROPPED", "SOURCES", "FILTER", "OUTPUT");
 		reply_totals(r, &ev, &dr);
-		printf("%-16s %7s %-9s %10llu %8llu  %-24s %-16s %s\n", names[i],
+		printf("%-16s %7s %-9s %10llu %8llu  %-24s %-16s ", gtsc_text(e, sizeof(e), names[i]),
 		       reply_value(r, "pid", v[0], sizeof(v[0])),
 		       reply_value(r, "state", v[1], sizeof(v[1])), ev, dr,
 		       reply_value(r, "sources", v[4], sizeof(v[4])),
-		       reply_value(r, "filter", v[2], sizeof(v[2])),
-		       reply_value(r, "output", v[3], sizeof(v[3])));
+		       gtsc_text(e2, sizeof(e2), reply_value(r, "filter", v[2], sizeof(v[2]))));
+		gtsc_fputs_text(stdout, reply_value(r, "output", v[3], sizeof(v[3])));
+		putchar('\n');
 		free(r);
 	}
 	if (!shown)
@@ -193,14 +195,27 @@ static void print_cpus(const char *r)
 	}
 }
 
+/* A line of key=value items the recorder separates by tabs, values escaped. */
+static void put_status_line(const char *p, size_t len)
+{
+	for (size_t n; (n = strcspn(p, "\t\n")) < len; p += n + 1, len -= n + 1) {
+		gtsc_fput_text(stdout, p, n);
+		putchar('\t');
+	}
+	gtsc_fput_text(stdout, p, len);
+	putchar('\n');
+}
+
 static void print_status(const char *name, const char *r)
 {
-	printf("session %s\n", name);
+	printf("session ");
+	gtsc_fputs_text(stdout, name);
+	putchar('\n');
 	for (const char *p = r; p && *p; p = next_line(p)) {
-		int len = strcspn(p, "\n");
-
-		if (strncmp(p, "cpu\t", 4) && strncmp(p, "channel\t", 8) && strncmp(p, "flight\t", 7))
-			printf("  %.*s\n", len, p);
+		if (strncmp(p, "cpu\t", 4) && strncmp(p, "channel\t", 8) && strncmp(p, "flight\t", 7)) {
+			fputs("  ", stdout);
+			put_status_line(p, strcspn(p, "\n"));
+		}
 	}
 	print_channels(r);
 	print_cpus(r);

@@ -16,6 +16,7 @@
 #include "report_header.h"
 
 struct convert_opts {
+	struct report_inputs in;
 	const char *input;
 	const char *output;
 	const char *to;
@@ -25,8 +26,10 @@ static const struct {
 	const char *name;
 	const char *default_output;
 	int (*fn)(struct gtsc_reader *r, FILE *out, __u64 *events);
+	int (*to_dir)(struct gtsc_reader *r, const char *dir, __u64 *events); /* a directory */
 } formats[] = {
 	{ "perfetto", "trace.json", convert_perfetto },
+	{ "ctf", "trace.ctf", NULL, convert_ctf },
 };
 
 static void usage(FILE *f)
@@ -38,14 +41,19 @@ static void usage(FILE *f)
 		   "             and speedscope: a track per thread named by its comm, syscalls as\n"
 		   "             slices with their decoded call, kmem events as instants with a\n"
 		   "             'slab bytes' counter per process, drops on a track per CPU\n"
+		   "  ctf        CTF 1.8, as LTTng writes it, for babeltrace2 and Trace Compass: a\n"
+		   "             directory of the TSDL metadata and a stream per channel and CPU;\n"
+		   "             LTTng's event and field names, drops as discarded events\n"
 		   "\n"
-		   "  -i, --input FILE     trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
-		   "  -o, --output OUTPUT  where to write (default trace.json; - for stdout);\n"
-		   "                       never through a symbolic link\n"
+		   "  -i, --input FILE     trace file (default " GTSC_DEFAULT_OUTPUT "), '-' a stream\n"
+		   "                       on stdin; several: the files of one recording, in order\n"
+		   "  -o, --output OUTPUT  where to write (default trace.json, trace.ctf; - for\n"
+		   "                       stdout but for ctf); never through a symbolic link\n"
 		   "      --to FORMAT      the output format\n"
 		   "\n"
 		   "examples:\n"
 		   "  gtsc-bpf convert -i t.gtsc --to perfetto -o t.json   # open in ui.perfetto.dev\n"
+		   "  gtsc-bpf convert -i t.gtsc --to ctf -o t.ctf && babeltrace2 t.ctf | head\n"
 		   "\n"
 		   "Exit status: 0 converted, 3 the trace is damaged or truncated (converted as far\n"
 		   "as it goes), 1 unreadable input or unwritable output, 2 a usage error.\n");
@@ -63,10 +71,12 @@ static int parse_args(struct convert_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	o->input = GTSC_DEFAULT_OUTPUT;
 	while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->input = optarg; break;
+		case 'i':
+			if (report_inputs__add(&o->in, optarg))
+				return -EINVAL;
+			break;
 		case 'o': o->output = optarg; break;
 		case OPT_TO: o->to = optarg; break;
 		case 'h': usage(stdout); exit(0);
@@ -75,13 +85,11 @@ static int parse_args(struct convert_opts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gtsc-bpf: convert takes no argument '%s' (use -i FILE)\n",
-			argv[optind]);
+	o->input = report_inputs__name(&o->in);
+	if (report_inputs__rest(&o->in, argc, argv, "convert"))
 		return -EINVAL;
-	}
 	if (!o->to) {
-		fprintf(stderr, "gtsc-bpf: convert needs --to FORMAT (perfetto)\n");
+		fprintf(stderr, "gtsc-bpf: convert needs --to FORMAT (perfetto, ctf)\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -107,6 +115,36 @@ static FILE *open_output(const char *path)
 	return f;
 }
 
+/* A format that writes a directory (CTF): no stdout, and the library opens the files. */
+static int convert_to_dir(const struct convert_opts *o, struct gtsc_reader *r,
+			  int (*fn)(struct gtsc_reader *r, const char *dir, __u64 *events))
+{
+	__u64 events = 0;
+	int err;
+
+	if (!strcmp(o->output, "-")) {
+		fprintf(stderr, "gtsc-bpf: --to %s writes a directory: -o DIR, not -\n", o->to);
+		gtsc_reader__close(r);
+		return 2;
+	}
+	err = fn(r, o->output, &events);
+	if (err == -EEXIST)
+		fprintf(stderr, "gtsc-bpf: %s exists and is not a %s trace of gtsc-bpf: "
+				"not writing into it\n", o->output, o->to);
+	else if (err)
+		fprintf(stderr, "gtsc-bpf: converting %s into %s failed: %s\n", o->input, o->output,
+			strerror(-err));
+	else if (gtsc_reader__truncated(r))
+		fprintf(stderr, "gtsc-bpf: warning: %s: %s; converted as far as it goes\n", o->input,
+			gtsc_reader__damage(r));
+	else
+		fprintf(stderr, "gtsc-bpf: %llu events from %s to %s\n", (unsigned long long)events,
+			o->input, o->output);
+	err = err ? 1 : gtsc_reader__truncated(r) ? 3 : 0;
+	gtsc_reader__close(r);
+	return err;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts o = {};
@@ -121,14 +159,16 @@ int cmd_convert(int argc, char **argv)
 	for (i = 0; i < n && strcmp(formats[i].name, o.to); i++)
 		;
 	if (i == n) {
-		fprintf(stderr, "gtsc-bpf: --to takes perfetto, not '%s'\n", o.to);
+		fprintf(stderr, "gtsc-bpf: --to takes perfetto or ctf, not '%s'\n", o.to);
 		return 2;
 	}
-	r = report_open(o.input);
+	r = report_open(&o.in);
 	if (!r)
 		return 1;
 	if (!o.output)
 		o.output = formats[i].default_output;
+	if (formats[i].to_dir)
+		return convert_to_dir(&o, r, formats[i].to_dir);
 	out = open_output(o.output);
 	if (!out) {
 		gtsc_reader__close(r);

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 #include <gtsc/gtsc.h>
 #include "cli.h"
+#include "live_view.h"
 #include "record_probes.h"
 
 #define POLL_MS 50
@@ -46,6 +47,10 @@ struct record_opts {
 	const char *snapshot_on; /* --snapshot-on syscall=NAME */
 	struct record_probes probes; /* -k, -C, --cgroup */
 	struct cli_log log;
+	enum { LIVE_OFF, LIVE_TEXT, LIVE_JSON } live; /* --live[=json] */
+	enum { SWITCH_OFF, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME } switch_mode;
+	__u64 switch_at; /* bytes or ns */
+	__u64 max_files; /* 0: keep every file */
 };
 
 struct record_run {
@@ -65,6 +70,14 @@ struct record_run {
 	int snapshots;	/* written so far, by any request */
 	__u64 triggers; /* --snapshot-on triggers already answered */
 	bool finished;	/* the file got its trailer */
+	struct live_view *live;
+	/* --switch-output: the files written, oldest first, and when the current began */
+	char **files;
+	size_t nr_files;
+	size_t removed; /* by --max-files */
+	__u64 file_t0_ns;
+	__u64 file_base; /* bytes of the current file before its records */
+	__u64 last_stamp_ms;
 };
 
 /* Set from signal handlers only. */
@@ -92,7 +105,8 @@ static void usage(FILE *f)
 		"system.\n"
 		"\n"
 		"  -o, --output FILE       trace file (default " GTSC_DEFAULT_OUTPUT
-		"; an existing one becomes FILE.old)\n"
+		"; an existing one becomes FILE.old);\n"
+		"                          '-' writes a stream to the standard output\n"
 		"  -a, --all               trace the whole system\n"
 		"  -p, --pid PID[,PID]     trace these processes and the children they fork\n"
 		"  -d, --duration SECONDS  stop after SECONDS\n"
@@ -125,16 +139,28 @@ static void usage(FILE *f)
 		"                          (default gtsc-PID)\n"
 		"      --daemon            keep recording in the background; end it with\n"
 		"                          'gtsc-bpf kill NAME'\n"
-		"      --compress=ALG      lz4 (default: fast to report), zlib (half the\n"
-		"                          size) or none; --no-compress is none\n"
+		"      --compress=ALG      zstd (default: columns then zstd, ~1 byte per\n"
+		"                          event), lz4 or zlib (format 1.1's codecs) or\n"
+		"                          none; --no-compress is none\n"
 		"      --stacks            a kernel stack for each kmem allocation and -k hit\n"
 		"                          (report --kmem --folded)\n"
+		"      --live[=json]       print the events as they are recorded: syscalls as\n"
+		"                          report --syscalls (strace-style), the rest as report;\n"
+		"                          the file is still written (-o /dev/null: not)\n"
+		"      --switch-output[=SIZE|TIME|signal]\n"
+		"                          rotate: OUTPUT.<YYYYmmddHHMMSSmmm> files (UTC start\n"
+		"                          time), each readable alone, a new one every SIZE\n"
+		"                          (256M), TIME (30s, 10m) or SIGUSR2 (the default)\n"
+		"      --max-files N       with --switch-output: keep the newest N files\n"
 		"  -q, --quiet             no summary\n"
 		"  -v, --verbose           libbpf and verifier messages\n"
 		"\n"
 		"examples:\n"
 		"  sudo gtsc-bpf record -o t.gtsc -- tar czf /tmp/x.tgz /usr/share/doc\n"
 		"  sudo gtsc-bpf record -a -d 5 -e kmem\n"
+		"  sudo gtsc-bpf record --live -e syscalls -o /dev/null -- curl -s example.com\n"
+		"  sudo gtsc-bpf record -a -o - | ssh box gtsc-bpf report -i -\n"
+		"  sudo gtsc-bpf record -a --switch-output=256M --max-files 8\n"
 		"  sudo gtsc-bpf record -p 1234 --channel syscalls:size=64M\n"
 		"  sudo gtsc-bpf record -a --name fr --daemon \\\n"
 		"                       --channel syscalls:mode=overwrite,size=64M\n");
@@ -222,6 +248,7 @@ static int parse_compress(struct record_opts *o, const char *alg)
 		[GTSC_COMPRESS_LZ4] = "lz4",
 		[GTSC_COMPRESS_ZLIB] = "zlib",
 		[GTSC_COMPRESS_NONE] = "none",
+		[GTSC_COMPRESS_ZSTD] = "zstd",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -229,7 +256,7 @@ static int parse_compress(struct record_opts *o, const char *alg)
 			o->compress = i;
 			return 0;
 		}
-	fprintf(stderr, "gtsc-bpf: --compress takes lz4, zlib or none, not '%s'\n", alg);
+	fprintf(stderr, "gtsc-bpf: --compress takes zstd, lz4, zlib or none, not '%s'\n", alg);
 	return -EINVAL;
 }
 
@@ -265,10 +292,72 @@ static int parse_duration(struct record_opts *o, const char *arg)
 	return err;
 }
 
+/* perf's --switch-output=signal|SIZE|TIME: a size ends in B, K, M, G or T, a time in s, m, h, d. */
+static int parse_switch(struct record_opts *o, const char *arg)
+{
+	size_t n = arg ? strlen(arg) : 0;
+	char last = n ? arg[n - 1] : 0;
+
+	if (!arg || !strcmp(arg, "signal")) {
+		o->switch_mode = SWITCH_SIGNAL;
+		return 0;
+	}
+	if (strchr("BKMGT", last) || (n > 2 && !strcmp(arg + n - 2, "iB"))) {
+		o->switch_mode = SWITCH_SIZE;
+		return cli_number("--switch-output", CLI_SIZE, arg, 4096, GTSC_SIZE_MAX,
+				  &o->switch_at);
+	}
+	if (last && strchr("smhd", last)) {
+		o->switch_mode = SWITCH_TIME;
+		return cli_number("--switch-output", CLI_DURATION, arg, 100000000ULL,
+				  MAX_DURATION_NS, &o->switch_at);
+	}
+	fprintf(stderr, "gtsc-bpf: --switch-output takes signal, a size (256M) or a time (30s, "
+			"10m), not '%s'\n", arg);
+	return -EINVAL;
+}
+
+static int parse_live(struct record_opts *o, const char *arg)
+{
+	if (!arg || !strcmp(arg, "text")) {
+		o->live = LIVE_TEXT;
+		return 0;
+	}
+	if (!strcmp(arg, "json")) {
+		o->live = LIVE_JSON;
+		return 0;
+	}
+	fprintf(stderr, "gtsc-bpf: --live takes json (or nothing), not '%s'\n", arg);
+	return -EINVAL;
+}
+
+/* The combinations a stream, the live view and rotation cannot make. */
+static int check_outputs(const struct record_opts *o)
+{
+	bool stream = !strcmp(o->output, "-");
+	const char *why = NULL;
+
+	if (stream && o->live)
+		why = "--live prints on the standard output, where -o - writes the trace: choose one";
+	else if (stream && o->switch_mode)
+		why = "--switch-output writes files: not with -o -";
+	else if (o->daemon && (stream || o->live))
+		why = "--daemon has no standard output for -o - or --live";
+	else if (o->max_files && !o->switch_mode)
+		why = "--max-files keeps the newest files of --switch-output: give it too";
+	else if (stream && isatty(STDOUT_FILENO))
+		why = "-o - writes a binary stream, and the standard output is a terminal: pipe it "
+		      "(| gtsc-bpf report -i -) or redirect it";
+	if (why)
+		fprintf(stderr, "gtsc-bpf: %s\n", why);
+	return why ? -EINVAL : 0;
+}
+
 static int parse_args(struct record_opts *o, int argc, char **argv)
 {
 	enum { OPT_CHANNEL = 256, OPT_ALLOW_MISSING, OPT_NO_COMPRESS, OPT_COMPRESS, OPT_NAME, OPT_DAEMON,
-	       OPT_NO_CAPTURE, OPT_CGROUP, OPT_SNAPSHOT_ON, OPT_STACKS };
+	       OPT_NO_CAPTURE, OPT_CGROUP, OPT_SNAPSHOT_ON, OPT_STACKS, OPT_LIVE, OPT_SWITCH,
+	       OPT_MAX_FILES };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "all", no_argument, NULL, 'a' },
@@ -286,6 +375,10 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
 		{ "compress", required_argument, NULL, OPT_COMPRESS },
 		{ "stacks", no_argument, NULL, OPT_STACKS },
+		{ "live", optional_argument, NULL, OPT_LIVE },
+		{ "switch-output", optional_argument, NULL, OPT_SWITCH },
+		{ "max-files", required_argument, NULL, OPT_MAX_FILES },
+		{ "switch-max-files", required_argument, NULL, OPT_MAX_FILES }, /* perf's name */
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "daemon", no_argument, NULL, OPT_DAEMON },
 		{ "snapshot-on", required_argument, NULL, OPT_SNAPSHOT_ON },
@@ -318,6 +411,11 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		case OPT_NO_COMPRESS: o->compress = GTSC_COMPRESS_NONE; break;
 		case OPT_COMPRESS: err = parse_compress(o, optarg); break;
 		case OPT_STACKS: o->stacks = true; break;
+		case OPT_LIVE: err = parse_live(o, optarg); break;
+		case OPT_SWITCH: err = parse_switch(o, optarg); break;
+		case OPT_MAX_FILES:
+			err = cli_number("--max-files", CLI_COUNT, optarg, 1, 1000000, &o->max_files);
+			break;
 		case OPT_NAME:
 			if (gtsc_control__check_name(optarg)) {
 				fprintf(stderr, "gtsc-bpf: '%s' is not a session name (letters, "
@@ -349,7 +447,7 @@ static int parse_args(struct record_opts *o, int argc, char **argv)
 		fprintf(stderr, "gtsc-bpf: -a and -p together: choose one\n");
 		return -EINVAL;
 	}
-	if (check_kernel_threads(o))
+	if (check_kernel_threads(o) || check_outputs(o))
 		return -EINVAL;
 	/* -C or --cgroup alone: every task, narrowed by them in the kernel. */
 	if (!o->cmd && !o->nr_pids)
@@ -380,6 +478,9 @@ static int spawn(struct record_run *r)
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up */
+		/* -o -: the trace owns stdout; the command's output goes to stderr */
+		if (!strcmp(r->o->output, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(126);
 		execvp(r->o->cmd[0], r->o->cmd);
 		e = errno;
 		fprintf(stderr, "gtsc-bpf: cannot run '%s': %s\n", r->o->cmd[0], strerror(e));
@@ -557,8 +658,11 @@ static void status_reply(struct record_run *r, struct gtsc_control_reply *out)
 /* OUTPUT.N, the first N free (perf --switch-output numbers its outputs too). */
 static void next_snapshot_path(struct record_run *r, char *path, size_t sz)
 {
+	/* -o -: the stream has no name to number */
+	const char *base = strcmp(r->o->output, "-") ? r->o->output : GTSC_DEFAULT_OUTPUT;
+
 	do
-		snprintf(path, sz, "%s.%d", r->o->output, ++r->snap_seq);
+		snprintf(path, sz, "%s.%d", base, ++r->snap_seq);
 	while (!access(path, F_OK));
 }
 
@@ -623,12 +727,16 @@ static int ctl_snapshot(struct record_run *r, int argc, char **argv,
 static void answer_snapshot_requests(struct record_run *r)
 {
 	char path[4096], msg[4608];
+	bool usr2;
 	__u64 t;
 
 	gtsc_session__trigger(r->s, &t);
-	if (!snapshot_signal && t == r->triggers)
+	/* with --switch-output=signal, SIGUSR2 is switch_output()'s */
+	usr2 = snapshot_signal && r->o->switch_mode != SWITCH_SIGNAL;
+	if (!usr2 && t == r->triggers)
 		return;
-	snapshot_signal = 0;
+	if (usr2)
+		snapshot_signal = 0;
 	r->triggers = t;
 	if (need_flight(r, "snapshot", msg, sizeof(msg))) {
 		fprintf(stderr, "gtsc-bpf: SIGUSR2: %s\n", msg);
@@ -699,7 +807,9 @@ struct progress {
 
 static void progress_init(struct record_run *r, struct progress *p)
 {
-	p->on = !r->o->log.quiet && !r->o->daemon && isatty(STDERR_FILENO);
+	/* --live on the same terminal: its lines, not a status line between them */
+	p->on = !r->o->log.quiet && !r->o->daemon && isatty(STDERR_FILENO) &&
+		!(r->o->live && isatty(STDOUT_FILENO));
 	p->next_ns = r->t0_ns + 1000000000ULL;
 	p->last_ns = r->t0_ns;
 }
@@ -712,7 +822,7 @@ static void progress_show(struct record_run *r, struct progress *p)
 	if (!p->on || now < p->next_ns)
 		return;
 	counts_totals(r, &events, &dropped);
-	stat(r->o->output, &sb);
+	stat(gtsc_recording__path(r->rec), &sb);
 	fprintf(stderr, "\r\033[Kgtsc-bpf: %.0f s, %llu events (%.0f/s), %llu dropped, %.1f MiB written",
 		(now - r->t0_ns) / 1e9, (unsigned long long)events,
 		(events - p->last_events) / ((now - p->last_ns) / 1e9), (unsigned long long)dropped,
@@ -729,6 +839,113 @@ static void progress_end(const struct progress *p)
 		fputs("\r\033[K", stderr); /* the summary takes its place */
 }
 
+/*
+ * perf's names for rotated files: OUTPUT.<YYYYmmddHHMMSSmmm>, here the UTC
+ * time the file began, one millisecond apart at least, so that the names
+ * sort as the files follow each other (report -i OUTPUT.*).
+ */
+static void rotated_name(struct record_run *r, char *buf, size_t sz)
+{
+	struct timespec ts;
+	struct tm tm;
+	char stamp[32];
+	__u64 ms;
+	time_t t;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ms = (__u64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	if (ms <= r->last_stamp_ms)
+		ms = r->last_stamp_ms + 1;
+	r->last_stamp_ms = ms;
+	t = ms / 1000;
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	snprintf(buf, sz, "%s.%s%03u", r->o->output, stamp, (unsigned int)(ms % 1000));
+}
+
+/* PATH is the newest file; past --max-files the oldest goes. */
+static void files_add(struct record_run *r, const char *path)
+{
+	char **f = reallocarray(r->files, r->nr_files + 1, sizeof(*f));
+	char *copy = strdup(path);
+
+	r->file_t0_ns = mono_ns();
+	if (!f || !copy) {
+		free(copy);
+		r->files = f ?: r->files;
+		return; /* not removed later: a file too many, never one too few */
+	}
+	r->files = f;
+	f[r->nr_files++] = copy;
+	if (!r->o->max_files || r->nr_files <= r->o->max_files)
+		return;
+	if (unlink(f[0]) && errno != ENOENT)
+		fprintf(stderr, "gtsc-bpf: cannot remove %s (--max-files): %s\n", f[0],
+			strerror(errno));
+	free(f[0]);
+	memmove(f, f + 1, --r->nr_files * sizeof(*f));
+	r->removed++;
+}
+
+static void file_size(struct record_run *r, __u64 *bytes)
+{
+	struct stat sb;
+
+	*bytes = stat(gtsc_recording__path(r->rec), &sb) ? 0 : (__u64)sb.st_size;
+}
+
+/* --switch-output: whether the current file is due (SIGUSR2, its size, its age). */
+static bool switch_due(struct record_run *r)
+{
+	const struct record_opts *o = r->o;
+	__u64 bytes;
+
+	switch (o->switch_mode) {
+	case SWITCH_SIGNAL:
+		if (!snapshot_signal)
+			return false;
+		snapshot_signal = 0;
+		return true;
+	case SWITCH_SIZE:
+		/* records only: the metadata every file repeats comes on top */
+		file_size(r, &bytes);
+		return bytes >= r->file_base + o->switch_at;
+	case SWITCH_TIME:
+		return mono_ns() - r->file_t0_ns >= o->switch_at;
+	default:
+		return false;
+	}
+}
+
+static void switch_output(struct record_run *r)
+{
+	char path[4096];
+
+	if (!switch_due(r))
+		return;
+	rotated_name(r, path, sizeof(path));
+	/* a failure was logged: recording goes on in the current file */
+	if (gtsc_recording__switch(r->rec, path))
+		return;
+	files_add(r, path);
+	file_size(r, &r->file_base);
+}
+
+/* --live: what the last round brought.  A closed output ends the recording, as strace's. */
+static int live_drain(struct record_run *r)
+{
+	int err = r->live ? live_view__drain(r->live) : 0;
+
+	if (err < 0) {
+		if (err != -EPIPE && err != -EIO)
+			fprintf(stderr, "gtsc-bpf: --live: %s\n", strerror(-err));
+		live_view__free(r->live);
+		r->live = NULL;
+		r->kill_requested = true;
+	}
+	return 0;
+}
+
 static int record_loop(struct record_run *r)
 {
 	__u64 end = r->o->duration_s ? r->t0_ns + (__u64)(r->o->duration_s * 1e9) : 0;
@@ -740,9 +957,10 @@ static int record_loop(struct record_run *r)
 		err = gtsc_recording__poll(r->rec, POLL_MS);
 		if (err < 0 && err != -EINTR)
 			break;
-		err = 0;
+		err = live_drain(r);
 		progress_show(r, &prog);
 		gtsc_control_server__serve(r->ctl);
+		switch_output(r);
 		answer_snapshot_requests(r);
 		if (r->o->cmd && (r->child == 0 || child_done(r)))
 			break;
@@ -785,9 +1003,17 @@ static void print_summary(struct record_run *r)
 		return;
 	}
 	gtsc_session__missed(r->s, &misses);
-	stat(r->o->output, &sb);
-	fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to %s (%.1f KiB)\n",
-		(unsigned long long)recorded, secs, r->o->output, sb.st_size / 1024.0);
+	if (!strcmp(r->o->output, "-"))
+		fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to the standard output\n",
+			(unsigned long long)recorded, secs);
+	else if (!stat(gtsc_recording__path(r->rec), &sb) && r->o->switch_mode)
+		fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to %zu files, the last %s (%zu "
+				"older removed: --max-files)\n",
+			(unsigned long long)recorded, secs, r->nr_files,
+			gtsc_recording__path(r->rec), r->removed);
+	else
+		fprintf(stderr, "gtsc-bpf: %llu events in %.2f s to %s (%.1f KiB)\n",
+			(unsigned long long)recorded, secs, r->o->output, sb.st_size / 1024.0);
 	fprintf(stderr, "  %-10s %-9s %12s %12s %12s\n", "channel", "mode", "events", "dropped",
 		"overwritten");
 	for (int ch = 0; ch < c.nr_ch; ch++) {
@@ -832,6 +1058,8 @@ static int finish(struct record_run *r)
 	if (err)
 		return err;
 	r->finished = true;
+	if (r->live && live_view__finish(r->live) == -ENOMEM)
+		fprintf(stderr, "gtsc-bpf: --live: out of memory\n");
 	if (!r->o->log.quiet)
 		print_summary(r);
 	return 0;
@@ -920,8 +1148,10 @@ static int claim_name(struct record_run *r)
 }
 
 /* Options -> a recording: every option is checked here, before anything is created. */
-static struct gtsc_recording *record_new(struct record_opts *o, char **argv)
+static struct gtsc_recording *record_new(struct record_run *r, char **argv)
 {
+	struct record_opts *o = r->o;
+	char first[4096];
 	GTSC_OPTS(gtsc_session_opts, so, .system_wide = o->system_wide, .pids = o->pids,
 		  .nr_pids = o->nr_pids, .ring_bytes = o->ring_bytes,
 		  .allow_missing = o->allow_missing, .log = cli_log, .log_ctx = &o->log,
@@ -932,12 +1162,16 @@ static struct gtsc_recording *record_new(struct record_opts *o, char **argv)
 	char *cmdline = join_args("gtsc-bpf ", argv), *command = join_args("", o->cmd);
 	GTSC_OPTS(gtsc_recording_opts, ro, .compress = o->compress,
 		  .tool = "gtsc-bpf " GTSC_VERSION, .cmdline = cmdline, .command = command,
-		  .keep_old = true);
+		  .keep_old = true, .live = o->live != LIVE_OFF);
 	struct gtsc_recording *rec = NULL;
 
 	record_probes__session_opts(&o->probes, &so);
+	if (o->switch_mode) {
+		rotated_name(r, first, sizeof(first));
+		files_add(r, first);
+	}
 	if (cmdline && command)
-		rec = gtsc_recording__new(o->output, &so, &ro);
+		rec = gtsc_recording__new(o->switch_mode ? first : o->output, &so, &ro);
 	else
 		errno = ENOMEM;
 	free(cmdline);
@@ -971,7 +1205,17 @@ static int record_run(struct record_run *r)
 	if (err)
 		return err; /* the library said which source, or what failed writing */
 	install_signals();
-	r->t0_ns = mono_ns();
+	if (o->live || !strcmp(o->output, "-"))
+		signal(SIGPIPE, SIG_IGN); /* a closed reader is an error to handle, not a death */
+	if (o->live) {
+		r->live = live_view__new(gtsc_recording__live(r->rec), o->live == LIVE_JSON);
+		if (!r->live) {
+			fprintf(stderr, "gtsc-bpf: --live: out of memory\n");
+			return -ENOMEM;
+		}
+	}
+	r->t0_ns = r->file_t0_ns = mono_ns();
+	file_size(r, &r->file_base);
 	gtsc_session__start(r->s);
 	r->recording = true;
 	if (o->cmd) {
@@ -1006,7 +1250,7 @@ static void set_epitaph(struct record_run *r)
 		return;
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	path = realpath(r->o->output, NULL);
+	path = realpath(gtsc_recording__path(r->rec) ?: r->o->output, NULL);
 	if (r->finished)
 		gtsc_control_server__epitaph(r->ctl, "ended %s; its trace is %s", when,
 					     path ? path : r->o->output);
@@ -1023,8 +1267,12 @@ static void cleanup(struct record_run *r)
 		kill(r->child, SIGTERM);
 		waitpid(r->child, &r->child_status, 0);
 	}
-	gtsc_recording__free(r->rec); /* an unfinished file stays, as a killed recorder's */
 	set_epitaph(r);
+	live_view__free(r->live);
+	gtsc_recording__free(r->rec); /* an unfinished file stays, as a killed recorder's */
+	for (size_t i = 0; i < r->nr_files; i++)
+		free(r->files[i]);
+	free(r->files);
 	gtsc_control_server__free(r->ctl);
 	if (r->ready_fd >= 0)
 		close(r->ready_fd);
@@ -1047,14 +1295,14 @@ static int command_exit_code(int status)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = {};
+	struct record_opts o = { .compress = GTSC_COMPRESS_ZSTD };
 	struct record_run r = { .o = &o, .go_fd = -1, .ready_fd = -1 };
 	int err;
 
 	err = parse_args(&o, argc, argv);
 	/* A wrong option or an unknown function is a usage error, found before anything is loaded. */
 	if (!err) {
-		r.rec = record_new(&o, argv);
+		r.rec = record_new(&r, argv);
 		err = r.rec ? 0 : -errno;
 	}
 	if (err) {

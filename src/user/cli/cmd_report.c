@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <gtsc/buf.h>
+#include <gtsc/print.h>
 #include "cli.h"
-#include "event_print.h"
 #include "progress.h"
 #include "report_header.h"
 
 struct report_opts {
+	struct report_inputs in;
 	const char *input;
 	bool json;
 	bool header_only;
@@ -23,13 +25,16 @@ struct report_opts {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: gtsc-bpf report [-i FILE] [MODE] [OPTIONS]\n"
+	fprintf(f, "usage: gtsc-bpf report [-i FILE...] [MODE] [OPTIONS]\n"
 		   "\n"
 		   "Prints a trace: a header with the host, kernel, duration and each channel's\n"
 		   "events and drops, then one line per event in time order.  A mode chooses\n"
 		   "another view of the same trace; 'gtsc-bpf report MODE --help' lists its options.\n"
 		   "\n"
-		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
+		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT "); '-' reads a\n"
+		   "                     stream (record -o -) from stdin as it comes; several -i,\n"
+		   "                     or files after the options (-i trace.gtsc.*), are read\n"
+		   "                     in order as one trace (record --switch-output)\n"
 		   "      --json         one JSON object per line: a trace_info object, then events\n"
 		   "      --header       only the header\n"
 		   "\n"
@@ -49,7 +54,11 @@ static void usage(FILE *f)
 		   "  gtsc-bpf report -i t.gtsc --summary --per-process\n"
 		   "  gtsc-bpf report -i t.gtsc --kmem --caller -n 10\n"
 		   "  gtsc-bpf report -i t.gtsc --functions --folded | flamegraph.pl > f.svg\n"
+		   "  gtsc-bpf record -a -o - | gtsc-bpf report -i - --syscalls\n"
+		   "  gtsc-bpf report -i trace.gtsc.* --summary\n"
 		   "\n"
+		   "A stream's counts, drops and damage come with its trailer, at its end: they\n"
+		   "are printed after the events.\n"
 		   "Exit status: 0 a whole trace, 3 a damaged or truncated one (printed as far as\n"
 		   "it goes), 1 an unreadable one, 2 a usage error.\n");
 }
@@ -66,10 +75,12 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	o->input = GTSC_DEFAULT_OUTPUT;
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->input = optarg; break;
+		case 'i':
+			if (report_inputs__add(&o->in, optarg))
+				return -EINVAL;
+			break;
 		case OPT_JSON: o->json = true; break;
 		case OPT_HEADER: o->header_only = true; break;
 		case 'h': usage(stdout); exit(0);
@@ -78,12 +89,8 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gtsc-bpf: report takes no argument '%s' (use -i FILE)\n",
-			argv[optind]);
-		return -EINVAL;
-	}
-	return 0;
+	o->input = report_inputs__name(&o->in);
+	return report_inputs__rest(&o->in, argc, argv, "report");
 }
 
 static const char *meta(const struct gtsc_reader *r, const char *key)
@@ -110,36 +117,54 @@ static double duration_s(const struct gtsc_reader *r)
 	return s && e ? (strtod(e, NULL) - strtod(s, NULL)) / 1e9 : -1;
 }
 
-static void wall_time(const struct gtsc_reader *r, char *buf, size_t sz)
-{
-	const char *s = gtsc_reader__meta(r, "start_ns"), *o = gtsc_reader__meta(r, "wall_offset_ns");
-	time_t t;
-	struct tm tm;
-
-	if (!s || !o) {
-		snprintf(buf, sz, "?");
-		return;
-	}
-	t = (strtoll(s, NULL, 10) + strtoll(o, NULL, 10)) / 1000000000LL;
-	gmtime_r(&t, &tm);
-	strftime(buf, sz, "%Y-%m-%d %H:%M:%S UTC", &tm);
-}
+static void text_channels(const struct gtsc_reader *r);
 
 static void text_header(const struct gtsc_reader *r, const char *path)
 {
-	GTSC_OPTS(gtsc_reader_channel, ch);
-	bool have_stats = gtsc_reader__has_counts(r);
 	double dur = duration_s(r);
 	char when[64];
 
-	wall_time(r, when, sizeof(when));
-	printf("# trace: %s\n", path);
-	printf("# host: %s  kernel: %s  arch: %s  cpus: %s\n", meta(r, "hostname"),
-	       meta(r, "kernel"), meta(r, "arch"), meta(r, "nr_cpus"));
-	printf("# recorded: %s", when);
+	report_wall_time(r, when, sizeof(when));
+	printf("# trace: ");
+	gtsc_fputs_text(stdout, path);
+	printf("\n# host: ");
+	gtsc_fputs_text(stdout, meta(r, "hostname"));
+	printf("  kernel: ");
+	gtsc_fputs_text(stdout, meta(r, "kernel"));
+	printf("  arch: ");
+	gtsc_fputs_text(stdout, meta(r, "arch"));
+	printf("  cpus: ");
+	gtsc_fputs_text(stdout, meta(r, "nr_cpus"));
+	printf("\n# recorded: %s", when);
 	if (dur >= 0)
 		printf(", duration %.3f s", dur);
-	printf("  by: %s\n", meta(r, "cmdline"));
+	printf("  by: ");
+	gtsc_fputs_text(stdout, meta(r, "cmdline"));
+	putchar('\n');
+	text_channels(r);
+	/* a stream's counts, drops and damage are known at its end: they follow the events */
+	if (!gtsc_reader__streaming(r))
+		report_warnings(r, REPORT_EVENTS);
+}
+
+/* The end of a stream: what its trailer said, as a file's header says it. */
+static void text_footer(const struct gtsc_reader *r)
+{
+	double dur = duration_s(r);
+
+	printf("# end of the stream");
+	if (dur >= 0)
+		printf(": duration %.3f s", dur);
+	printf("\n");
+	text_channels(r);
+	report_warnings(r, REPORT_EVENTS);
+}
+
+static void text_channels(const struct gtsc_reader *r)
+{
+	GTSC_OPTS(gtsc_reader_channel, ch);
+	bool have_stats = gtsc_reader__has_counts(r);
+
 	printf("# %-10s %-7s %6s %10s %12s %12s\n", "channel", "scope", "rings", "ring size",
 	       "events", "dropped");
 	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++) {
@@ -158,7 +183,6 @@ static void text_header(const struct gtsc_reader *r, const char *path)
 			       ch.name, (unsigned long long)ch.retained,
 			       (unsigned long long)ch.overwritten, (unsigned long long)ch.torn);
 	}
-	report_warnings(r, REPORT_EVENTS);
 }
 
 static void json_header(const struct gtsc_reader *r, const char *path)
@@ -167,25 +191,25 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 	bool have_stats = gtsc_reader__has_counts(r);
 
 	printf("{\"event\":\"trace_info\",\"file\":");
-	json_put_str(stdout, path);
+	gtsc_fputs_json(stdout, path);
 	printf(",\"hostname\":");
-	json_put_str(stdout, meta(r, "hostname"));
+	gtsc_fputs_json(stdout, meta(r, "hostname"));
 	printf(",\"kernel\":");
-	json_put_str(stdout, meta(r, "kernel"));
+	gtsc_fputs_json(stdout, meta(r, "kernel"));
 	printf(",\"arch\":");
-	json_put_str(stdout, meta(r, "arch"));
+	gtsc_fputs_json(stdout, meta(r, "arch"));
 	printf(",\"duration_s\":%.9f,\"truncated\":%s,\"channels\":[", duration_s(r),
 	       gtsc_reader__truncated(r) ? "true" : "false");
 	for (size_t i = 0; !gtsc_reader__channel(r, i, &ch); i++) {
 		printf("%s{\"name\":", i ? "," : "");
-		json_put_str(stdout, ch.name);
+		gtsc_fputs_json(stdout, ch.name);
 		printf(",\"scope\":\"%s\",\"rings\":%u,\"ring_bytes\":%llu", scope_name(&ch),
 		       ch.nr_rings, (unsigned long long)ch.ring_bytes);
 		if (have_stats)
 			printf(",\"events\":%llu,\"dropped\":%llu", (unsigned long long)ch.written,
 			       (unsigned long long)ch.dropped);
 		printf(",\"mode\":");
-		json_put_str(stdout, mode_name(&ch));
+		gtsc_fputs_json(stdout, mode_name(&ch));
 		if (ch.flight)
 			printf(",\"retained\":%llu,\"overwritten\":%llu,\"torn\":%llu",
 			       (unsigned long long)ch.retained, (unsigned long long)ch.overwritten,
@@ -197,22 +221,23 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 
 static int print_events(struct gtsc_reader *r, bool json)
 {
-	struct event_printer *p = event_printer__new(r, stdout, json);
+	GTSC_OPTS(gtsc_event_printer_opts, o, .json = json);
+	struct gtsc_event_printer *p = gtsc_event_printer__new(r, stdout, &o);
 	const struct gtsc_rec_hdr *rec;
 	struct read_progress prog;
 	int n, err = 0;
 
 	if (!p)
-		return -ENOMEM;
+		return -errno;
 	read_progress_init(&prog, r, "report", true);
 	while (!err && (n = gtsc_reader__next(r, &rec)) > 0) {
-		err = event_printer__print(p, rec);
+		err = gtsc_event_printer__print(p, rec);
 		read_progress_tick(&prog);
 	}
 	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
-	event_printer__free(p);
+	gtsc_event_printer__free(p);
 	return err;
 }
 
@@ -242,7 +267,7 @@ int cmd_report(int argc, char **argv)
 		return err;
 	if (parse_args(&o, argc, argv))
 		return 2;
-	r = report_open(o.input);
+	r = report_open(&o.in);
 	if (!r)
 		return 1;
 	/* Big buffer: millions of lines go out through here. */
@@ -252,6 +277,13 @@ int cmd_report(int argc, char **argv)
 	else
 		text_header(r, o.input);
 	err = o.header_only ? 0 : print_events(r, o.json);
+	/* a stream's trailer came last: its counts too (JSON: a last trace_info) */
+	if (!err && !o.header_only && gtsc_reader__streaming(r)) {
+		if (o.json)
+			json_header(r, o.input);
+		else
+			text_footer(r);
+	}
 	fflush(stdout);
 	damaged = gtsc_reader__truncated(r);
 	if (err == -EPIPE || (err == -EIO && errno == EPIPE))

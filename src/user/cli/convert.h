@@ -9,4 +9,7 @@
 /* The Trace Event Format (JSON) of ui.perfetto.dev and chrome://tracing. */
 int convert_perfetto(struct gtsc_reader *r, FILE *out, __u64 *events);
 
+/* CTF 1.8 as LTTng writes it (babeltrace2, Trace Compass): directory DIR. */
+int convert_ctf(struct gtsc_reader *r, const char *dir, __u64 *events);
+
 #endif

@@ -18,9 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gtsc/gtsc.h>
-#include "comm_table.h"
+#include <gtsc/print.h>
 #include "convert.h"
-#include "event_print.h"
 #include "progress.h"
 
 /* Above PID_MAX_LIMIT (2^22): no real pid is ever the CPU tracks' process. */
@@ -46,7 +45,7 @@ struct proc_bytes {
 struct perfetto {
 	const struct gtsc_reader *r;
 	FILE *out;
-	struct comm_table *comms;
+	struct gtsc_comm_table *comms;
 	struct gtsc_syscall_decoder *dec;
 	__u64 t0_ns, last_ns;
 	bool first;
@@ -207,7 +206,7 @@ static void ev_begin(struct perfetto *c, const char *ph, const char *name, const
 	fputs(c->first ? "\n" : ",\n", c->out);
 	c->first = false;
 	fprintf(c->out, "{\"ph\":\"%s\",\"name\":", ph);
-	json_put_str(c->out, name);
+	gtsc_fputs_json(c->out, name);
 	fprintf(c->out, ",\"cat\":\"%s\",\"ts\":%.3f,\"pid\":%u,\"tid\":%u", cat, us(c, ts), pid, tid);
 	c->events++;
 }
@@ -236,7 +235,7 @@ static int on_call(void *ctx, const struct gtsc_syscall *call)
 		c->call[0] = '\0';
 	ev_begin(c, "X", name, "syscall", start, call->pid, call->tid);
 	fprintf(c->out, ",\"dur\":%.3f,\"args\":{\"call\":", end >= start ? (end - start) / 1e3 : 0.0);
-	json_put_str(c->out, c->call);
+	gtsc_fputs_json(c->out, c->call);
 	if (!call->enter)
 		fputs(",\"began_before_trace\":true", c->out);
 	if (!call->exit)
@@ -260,7 +259,7 @@ static void put_site(struct perfetto *c, __u64 site)
 	else
 		snprintf(c->call, sizeof(c->call), "0x%" PRIx64, (uint64_t)site);
 	fputs(",\"call_site\":", c->out);
-	json_put_str(c->out, c->call);
+	gtsc_fputs_json(c->out, c->call);
 }
 
 static int on_alloc(struct perfetto *c, const struct gtsc_rec_kmem_alloc *a)
@@ -361,7 +360,7 @@ static int on_drops(struct perfetto *c, const struct gtsc_rec_drops *d)
 	ev_begin(c, "i", name, "drops", d->hdr.ts_ns, CPU_TRACKS_PID, d->hdr.cpu);
 	fprintf(c->out, ",\"s\":\"t\",\"args\":{\"count\":%" PRIu64 ",\"since_us\":%.3f,\"channel\":",
 		(uint64_t)d->count, us(c, d->since_ns));
-	json_put_str(c->out, channel_name(c, d->channel));
+	gtsc_fputs_json(c->out, channel_name(c, d->channel));
 	fputs("}}", c->out);
 	return 0;
 }
@@ -371,7 +370,7 @@ static int on_record(struct perfetto *c, const struct gtsc_rec_hdr *h)
 	int err = 0;
 
 	c->last_ns = h->ts_ns > c->last_ns ? h->ts_ns : c->last_ns;
-	comm_table__update(c->comms, h);
+	gtsc_comm_table__update(c->comms, h);
 	switch (h->type) {
 	case GTSC_REC_SYS_ENTER:
 	case GTSC_REC_SYS_EXIT:
@@ -412,13 +411,13 @@ static void put_names(struct perfetto *c)
 		if (i == 0 || k->pid != last_pid) {
 			fprintf(c->out, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,"
 					"\"args\":{\"name\":", k->pid);
-			json_put_str(c->out, comm_table__get(c->comms, k->pid, k->pid));
+			gtsc_fputs_json(c->out, gtsc_comm_table__get(c->comms, k->pid, k->pid));
 			fputs("}}", c->out);
 			last_pid = k->pid;
 		}
 		fprintf(c->out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
 				"\"args\":{\"name\":", k->pid, k->tid);
-		json_put_str(c->out, comm_table__get(c->comms, k->pid, k->tid));
+		gtsc_fputs_json(c->out, gtsc_comm_table__get(c->comms, k->pid, k->tid));
 		fputs("}}", c->out);
 	}
 	fprintf(c->out, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,"
@@ -435,7 +434,7 @@ static void put_names(struct perfetto *c)
 static void perfetto_free(struct perfetto *c)
 {
 	gtsc_syscall_decoder__free(c->dec);
-	comm_table__free(c->comms);
+	gtsc_comm_table__free(c->comms);
 	free(c->threads);
 	free(c->procs);
 	free(c->live);
@@ -454,7 +453,7 @@ int convert_perfetto(struct gtsc_reader *r, FILE *out, __u64 *events)
 	c.t0_ns = start ? strtoull(start, NULL, 10) : 0;
 	c.last_ns = c.t0_ns;
 	dopts.ctx = &c;
-	c.comms = comm_table__new();
+	c.comms = gtsc_comm_table__new();
 	c.dec = c.comms ? gtsc_syscall_decoder__new(r, &dopts) : NULL;
 	if (!c.dec) {
 		perfetto_free(&c);

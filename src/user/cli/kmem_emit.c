@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <inttypes.h>
 #include <stdarg.h>
-#include "event_print.h"
+#include <gtsc/buf.h>
 #include "kmem_emit.h"
 
 static void put_json_value(struct kmem_emit *e, const struct kmem_col *c, union kmem_cell v)
@@ -14,7 +14,7 @@ static void put_json_value(struct kmem_emit *e, const struct kmem_col *c, union 
 		fprintf(e->out, "%" PRId64, (int64_t)v.i);
 		break;
 	case KCOL_STR:
-		json_put_str(e->out, v.s ? v.s : "");
+		gtsc_fputs_json(e->out, v.s ? v.s : "");
 		break;
 	case KCOL_HEX:
 		fprintf(e->out, "\"0x%" PRIx64 "\"", (uint64_t)v.u);
@@ -30,7 +30,7 @@ static void put_json_value(struct kmem_emit *e, const struct kmem_col *c, union 
 
 static void put_text_value(struct kmem_emit *e, const struct kmem_col *c, union kmem_cell v)
 {
-	char buf[64];
+	char buf[256];
 	const char *s = buf;
 
 	switch (c->type) {
@@ -40,8 +40,8 @@ static void put_text_value(struct kmem_emit *e, const struct kmem_col *c, union 
 	case KCOL_S64:
 		snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)v.i);
 		break;
-	case KCOL_STR:
-		s = v.s ? v.s : "";
+	case KCOL_STR: /* a cache or function name: escaped, then aligned */
+		gtsc_text(buf, sizeof(buf), v.s ? v.s : "");
 		break;
 	case KCOL_HEX:
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, (uint64_t)v.u);

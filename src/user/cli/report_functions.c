@@ -16,8 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gtsc/buf.h>
 #include "cli.h"
-#include "comm_table.h"
+#include <gtsc/print.h>
 #include "folded.h"
 #include "report_header.h"
 
@@ -36,7 +37,7 @@ struct func_report {
 	struct func_stat *st; /* by function id */
 	size_t n;
 	struct u64_vec hitters; /* func id << 32 | pid, one per entry */
-	struct comm_table *comms;
+	struct gtsc_comm_table *comms;
 	bool folded;
 	struct u64_vec stacks; /* --folded: the stack id of each entry that has one */
 	__u64 unstacked;	/* entries without */
@@ -74,7 +75,7 @@ static int report_init(struct func_report *fr, const struct gtsc_reader *r)
 			max_id = fi[i].id + 1;
 	fr->n = max_id;
 	fr->st = calloc(max_id ? max_id : 1, sizeof(*fr->st));
-	fr->comms = comm_table__new();
+	fr->comms = gtsc_comm_table__new();
 	if (!fr->st || !fr->comms)
 		return -ENOMEM;
 	for (size_t i = 0; i < max_id; i++)
@@ -89,7 +90,7 @@ static void report_free(struct func_report *fr)
 	free(fr->st);
 	free(fr->hitters.v);
 	free(fr->stacks.v);
-	comm_table__free(fr->comms);
+	gtsc_comm_table__free(fr->comms);
 }
 
 static int account(struct func_report *fr, const struct gtsc_rec_hdr *h)
@@ -98,7 +99,7 @@ static int account(struct func_report *fr, const struct gtsc_rec_hdr *h)
 	struct func_stat *st;
 
 	if (h->type == GTSC_REC_TASK)
-		comm_table__update(fr->comms, h);
+		gtsc_comm_table__update(fr->comms, h);
 	if (h->type != GTSC_REC_FUNC || e->func_id >= fr->n)
 		return 0;
 	st = &fr->st[e->func_id];
@@ -149,7 +150,9 @@ static void print_pids(struct func_report *fr, __u32 id, size_t *pos)
 
 		for (; *pos < h->n && h->v[*pos] == ((__u64)id << 32 | pid); (*pos)++)
 			n++;
-		printf("    pid %u (%s) %zu\n", pid, comm_table__get(fr->comms, pid, pid), n);
+		printf("    pid %u (", pid);
+		gtsc_fputs_text(stdout, gtsc_comm_table__get(fr->comms, pid, pid));
+		printf(") %zu\n", n);
 	}
 }
 
@@ -214,7 +217,7 @@ static int print_folded(struct func_report *fr, const struct gtsc_reader *r)
 	return err;
 }
 
-static int parse_args(int argc, char **argv, const char **input, bool *folded)
+static int parse_args(int argc, char **argv, struct report_inputs *in, bool *folded)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -225,15 +228,17 @@ static int parse_args(int argc, char **argv, const char **input, bool *folded)
 	};
 	int c;
 
-	*input = GTSC_DEFAULT_OUTPUT;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': *input = optarg; break;
+		case 'i':
+			if (report_inputs__add(in, optarg))
+				return -EINVAL;
+			break;
 		case 'f': *folded = true; break;
 		case 'F': break;
 		case 'h':
-			printf("usage: gtsc-bpf report --functions [--folded] [-i FILE]\n\n"
+			printf("usage: gtsc-bpf report --functions [--folded] [-i FILE...]\n\n"
 			       "Per probed function (record -k): hits, the processes that made\n"
 			       "them, and for FUNC%%return the entry->return latency p50/p99/max.\n"
 			       "--folded prints the hits' kernel stacks (record --stacks) for\n"
@@ -245,7 +250,7 @@ static int parse_args(int argc, char **argv, const char **input, bool *folded)
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return report_inputs__rest(in, argc, argv, "report");
 }
 
 int report_functions_main(int argc, char **argv)
@@ -253,12 +258,14 @@ int report_functions_main(int argc, char **argv)
 	struct func_report fr = {};
 	const struct gtsc_rec_hdr *rec;
 	struct gtsc_reader *r;
+	struct report_inputs in = {};
 	const char *input;
 	int n = 0, err;
 
-	if (parse_args(argc, argv, &input, &fr.folded))
+	if (parse_args(argc, argv, &in, &fr.folded))
 		return 2;
-	r = report_open(input);
+	input = report_inputs__name(&in);
+	r = report_open(&in);
 	if (!r)
 		return 1;
 	err = report_init(&fr, r);

@@ -5,8 +5,12 @@
  * tests assert every byte), so one table holds the differences.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include "cli.h"
 #include "report_header.h"
 
 enum no_counts_warning {
@@ -49,11 +53,42 @@ static const struct report_words words[] = {
 	},
 };
 
-struct gtsc_reader *report_open(const char *input)
+int report_inputs__add(struct report_inputs *in, const char *path)
 {
-	char errbuf[256] = "";
+	if (in->n == REPORT_MAX_INPUTS) {
+		fprintf(stderr, "gtsc-bpf: more than %d input files\n", REPORT_MAX_INPUTS);
+		return -EINVAL;
+	}
+	in->path[in->n++] = path;
+	return 0;
+}
+
+int report_inputs__rest(struct report_inputs *in, int argc, char **argv, const char *cmd)
+{
+	int err = 0;
+
+	if (optind < argc && !in->n) {
+		fprintf(stderr, "gtsc-bpf: %s takes no argument '%s' (use -i FILE)\n", cmd,
+			argv[optind]);
+		return -EINVAL;
+	}
+	for (int i = optind; i < argc && !err; i++)
+		err = report_inputs__add(in, argv[i]);
+	return err;
+}
+
+const char *report_inputs__name(const struct report_inputs *in)
+{
+	return in->n ? in->path[0] : GTSC_DEFAULT_OUTPUT;
+}
+
+struct gtsc_reader *report_open(const struct report_inputs *in)
+{
+	static const char *const dflt[] = { GTSC_DEFAULT_OUTPUT };
+	const char *input = report_inputs__name(in);
+	char errbuf[512] = "";
 	GTSC_OPTS(gtsc_reader_opts, ro, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
-	struct gtsc_reader *r = gtsc_reader__open(input, &ro);
+	struct gtsc_reader *r = gtsc_reader__open_files(in->n ? in->path : dflt, in->n ?: 1, &ro);
 
 	if (!r)
 		fprintf(stderr, "gtsc-bpf: %s: %s\n", input, errbuf[0] ? errbuf : strerror(errno));
@@ -94,4 +129,34 @@ void report_warnings(const struct gtsc_reader *r, enum report_kind kind)
 	if (!known && (w->no_counts == NO_COUNTS_ALWAYS ||
 		       (w->no_counts == NO_COUNTS_UNLESS_DAMAGED && !damaged)))
 		printf("# WARNING: the trace has no drop counts (no trailer)\n");
+}
+
+/* A whole decimal number of META's KEY that fits a long long. */
+static bool meta_ll(const struct gtsc_reader *r, const char *key, long long *v)
+{
+	const char *s = gtsc_reader__meta(r, key);
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return !errno && !*end;
+}
+
+void report_wall_time(const struct gtsc_reader *r, char *buf, size_t sz)
+{
+	long long start, offset, ns;
+	time_t t;
+	struct tm tm;
+
+	/* numbers a recorder cannot have written (a damaged or crafted trace) say no date */
+	if (!meta_ll(r, "start_ns", &start) || !meta_ll(r, "wall_offset_ns", &offset) ||
+	    __builtin_add_overflow(start, offset, &ns) || ns < 0) {
+		snprintf(buf, sz, "?");
+		return;
+	}
+	t = ns / 1000000000LL;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, sz, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, sz, "?");
 }

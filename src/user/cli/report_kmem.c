@@ -35,6 +35,7 @@ enum sort_key { K_CALLSITE, K_HITS, K_BYTES, K_REQ, K_FRAG, K_PINGPONG, K_FREES,
 #define DEFAULT_LINES 20
 
 struct kopts {
+	struct report_inputs in;
 	const char *input;
 	bool json, raw_ip;
 	unsigned int tables;
@@ -67,7 +68,8 @@ static void usage(FILE *f)
 		   "failures, drops), then the tables asked for; by default the call sites and\n"
 		   "the errors.\n"
 		   "\n"
-		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
+		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT "), '-' a stream;\n"
+		   "                     several: the files of one recording, in order\n"
 		   "      --caller       allocations by call site (perf kmem's name; a default)\n"
 		   "      --caches       by slab cache (--slab); kmalloc by its size class\n"
 		   "      --sizes        power-of-two histogram: requested against allocated\n"
@@ -227,7 +229,6 @@ static int parse_args(struct kopts *o, int argc, char **argv)
 	};
 	int c, err = 0;
 
-	o->input = GTSC_DEFAULT_OUTPUT;
 	o->lines = -1;
 	o->sort[0] = K_BYTES;
 	o->sort[1] = K_HITS;
@@ -239,7 +240,7 @@ static int parse_args(struct kopts *o, int argc, char **argv)
 		}
 		switch (c) {
 		case 'i':
-			o->input = optarg;
+			err = report_inputs__add(&o->in, optarg);
 			break;
 		case 's':
 			err = parse_sort(o, optarg);
@@ -270,11 +271,8 @@ static int parse_args(struct kopts *o, int argc, char **argv)
 			break;
 		}
 	}
-	if (!err && optind < argc) {
-		fprintf(stderr, "gtsc-bpf: report takes no argument '%s' (use -i FILE)\n",
-			argv[optind]);
-		err = -EINVAL;
-	}
+	o->input = report_inputs__name(&o->in);
+	err = err ?: report_inputs__rest(&o->in, argc, argv, "report");
 	if (err)
 		fprintf(stderr, "gtsc-bpf: 'gtsc-bpf report --kmem --help' lists the options\n");
 	if (!o->tables)
@@ -1122,7 +1120,7 @@ int report_kmem_main(int argc, char **argv)
 
 	if (parse_args(&o, argc, argv))
 		return 2;
-	c.r = report_open(o.input);
+	c.r = report_open(&o.in);
 	if (!c.r)
 		return 1;
 	c.e = (struct kmem_emit){ .out = stdout, .json = o.json };

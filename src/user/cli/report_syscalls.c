@@ -22,12 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gtsc/buf.h>
 #include <gtsc/gtsc.h>
 #include "progress.h"
 #include "cli.h"
-#include "comm_table.h"
-#include "line_buf.h"
+#include <gtsc/print.h>
 #include "report_header.h"
+#include "syscall_lines.h"
 #include "syscall_stats.h"
 
 #define LINE_SZ (1 << 19) /* one output line, captured data included */
@@ -35,6 +36,7 @@
 #define MAX_LIST 64	  /* --pid / --comm / --syscall entries */
 
 struct sopts {
+	struct report_inputs in;
 	const char *input;
 	bool summary, per_process, json, failed, relative, durations;
 	unsigned int style;
@@ -50,14 +52,14 @@ struct sctx {
 	const struct sopts *o;
 	struct gtsc_reader *r;
 	struct gtsc_syscall_decoder *dec;
-	struct comm_table *comms;
+	struct gtsc_comm_table *comms;
 	struct sc_table *stats;
 	__u64 t0;
 	__u64 last_ts; /* -r: time of the previous line */
 	bool have_last;
 	__s32 syscalls_channel;	       /* -1 if the trace has none */
 	signed char glob_ok[NR_CACHE]; /* 0 not matched yet, 1 wanted, -1 not */
-	struct line_buf line;
+	struct gtsc_buf line;
 };
 
 /* ---- options ---- */
@@ -75,7 +77,8 @@ static void usage(FILE *f)
 		"--summary prints calls, errors and time per syscall (like strace -c), sorted by\n"
 		"total time; percentiles come from a histogram and are within 3.2%%.\n"
 		"\n"
-		"  -i, --input FILE       trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
+		"  -i, --input FILE       trace file (default " GTSC_DEFAULT_OUTPUT "), '-' a stream;\n"
+		"                         several: the files of one recording, in order\n"
 		"  -r, --relative         time since the previous line instead of since the start\n"
 		"  -T, --durations        append each call's duration, <0.000011>\n"
 		"      --no-arg-names     strace's bare form: openat(AT_FDCWD, \"/x\", O_RDONLY)\n"
@@ -199,13 +202,12 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 	char *copy;
 	int c, err = 0;
 
-	o->input = GTSC_DEFAULT_OUTPUT;
 	o->style = GTSC_SYSCALL_ARG_NAMES;
 	o->since_ns = o->until_ns = -1;
 	optind = 1;
 	while (!err && (c = getopt_long(argc, argv, "i:rTs:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->input = optarg; break;
+		case 'i': err = report_inputs__add(&o->in, optarg); break;
 		case OPT_SYSCALLS: break;
 		case OPT_SUMMARY: o->summary = true; break;
 		case OPT_PER_PROCESS: o->per_process = true; break;
@@ -239,12 +241,8 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 			return -EINVAL;
 		}
 	}
-	if (!err && optind < argc) {
-		fprintf(stderr, "gtsc-bpf: report takes no argument '%s' (use -i FILE)\n",
-			argv[optind]);
-		err = -EINVAL;
-	}
-	return err;
+	o->input = report_inputs__name(&o->in);
+	return err ?: report_inputs__rest(&o->in, argc, argv, "report");
 }
 
 /* ---- the trace ---- */
@@ -306,7 +304,7 @@ static bool task_wanted(struct sctx *x, const struct gtsc_rec_hdr *h)
 	if (!o->nr_comms)
 		return true;
 	for (int i = 0; i < o->nr_comms; i++)
-		if (!fnmatch(o->comms[i], comm_table__get(x->comms, h->pid, h->tid), 0))
+		if (!fnmatch(o->comms[i], gtsc_comm_table__get(x->comms, h->pid, h->tid), 0))
 			return true;
 	return false;
 }
@@ -322,39 +320,40 @@ static void line_time(struct sctx *x, __u64 ts)
 	x->last_ts = ts;
 	x->have_last = true;
 	x->line.len = 0;
-	lb_put_secs(&x->line, t, 10);
-	lb_putc(&x->line, ' ');
+	gtsc_buf__put_secs(&x->line, t, 10);
+	gtsc_buf__putc(&x->line, ' ');
 }
 
 static void line_head(struct sctx *x, __u64 ts, __u32 pid, __u32 tid)
 {
-	struct line_buf *b = &x->line;
+	struct gtsc_buf *b = &x->line;
+	const char *comm = gtsc_comm_table__get(x->comms, pid, tid);
 
 	line_time(x, ts);
-	lb_puts(b, comm_table__get(x->comms, pid, tid));
-	lb_putc(b, '/');
-	lb_putu(b, pid);
+	gtsc_buf__put_text(b, comm, strlen(comm));
+	gtsc_buf__putc(b, '/');
+	gtsc_buf__putu(b, pid);
 	if (tid != pid) {
-		lb_putc(b, ':');
-		lb_putu(b, tid);
+		gtsc_buf__putc(b, ':');
+		gtsc_buf__putu(b, tid);
 	}
-	lb_putc(b, ' ');
+	gtsc_buf__putc(b, ' ');
 }
 
 static int line_end(struct sctx *x)
 {
-	lb_putc(&x->line, '\n');
+	gtsc_buf__putc(&x->line, '\n');
 	return fwrite(x->line.p, 1, x->line.len, stdout) == x->line.len ? 0 : -EIO;
 }
 
-static void put_duration(struct line_buf *b, const struct gtsc_syscall *c, bool json)
+static void put_duration(struct gtsc_buf *b, const struct gtsc_syscall *c, bool json)
 {
 	if (!c->enter || !c->exit)
 		return;
-	lb_puts(b, json ? ",\"duration\":" : " <");
-	lb_put_secs(b, (__s64)(c->exit->hdr.ts_ns - c->enter->hdr.ts_ns), 0);
+	gtsc_buf__puts(b, json ? ",\"duration\":" : " <");
+	gtsc_buf__put_secs(b, (__s64)(c->exit->hdr.ts_ns - c->enter->hdr.ts_ns), 0);
 	if (!json)
-		lb_putc(b, '>');
+		gtsc_buf__putc(b, '>');
 }
 
 /*
@@ -373,19 +372,20 @@ static int print_abi_switch(struct sctx *x, const struct gtsc_syscall *c)
 	if (was == now)
 		return 0;
 	x->line.len = 0;
-	lb_puts(&x->line, "[ Process PID=");
-	lb_putu(&x->line, c->pid);
-	lb_puts(&x->line, now ? " runs in 32 bit mode. ]" : " runs in 64 bit mode. ]");
+	gtsc_buf__puts(&x->line, "[ Process PID=");
+	gtsc_buf__putu(&x->line, c->pid);
+	gtsc_buf__puts(&x->line, now ? " runs in 32 bit mode. ]" : " runs in 64 bit mode. ]");
 	return line_end(x);
 }
 
 static int print_text(struct sctx *x, const struct gtsc_syscall *c)
 {
-	struct line_buf *b = &x->line;
+	struct gtsc_buf *b = &x->line;
 	int err;
 
 	line_head(x, c->ts, c->pid, c->tid);
-	err = lb_wrote(b, gtsc_syscall_decoder__text(x->dec, c, lb_end(b), lb_room(b)));
+	err = gtsc_buf__wrote(b, gtsc_syscall_decoder__text(x->dec, c, gtsc_buf__end(b),
+							    gtsc_buf__room(b)));
 	if (err)
 		return err;
 	if (x->o->durations && c->part != GTSC_SYSCALL_UNFINISHED)
@@ -396,27 +396,28 @@ static int print_text(struct sctx *x, const struct gtsc_syscall *c)
 
 static int print_json(struct sctx *x, const struct gtsc_syscall *c)
 {
-	struct line_buf *b = &x->line;
-	const char *comm = comm_table__get(x->comms, c->pid, c->tid);
+	struct gtsc_buf *b = &x->line;
+	const char *comm = gtsc_comm_table__get(x->comms, c->pid, c->tid);
 	int err;
 
 	b->len = 0;
-	lb_puts(b, "{\"time\":");
-	lb_put_secs(b, (__s64)(c->ts - x->t0), 0);
-	lb_puts(b, ",\"ts_ns\":");
-	lb_putu(b, c->ts);
-	lb_puts(b, ",\"pid\":");
-	lb_putu(b, c->pid);
-	lb_puts(b, ",\"tid\":");
-	lb_putu(b, c->tid);
-	lb_puts(b, ",\"comm\":");
-	lb_put_json_str(b, comm, strlen(comm));
-	lb_putc(b, ',');
-	err = lb_wrote(b, gtsc_syscall_decoder__json(x->dec, c, lb_end(b), lb_room(b)));
+	gtsc_buf__puts(b, "{\"time\":");
+	gtsc_buf__put_secs(b, (__s64)(c->ts - x->t0), 0);
+	gtsc_buf__puts(b, ",\"ts_ns\":");
+	gtsc_buf__putu(b, c->ts);
+	gtsc_buf__puts(b, ",\"pid\":");
+	gtsc_buf__putu(b, c->pid);
+	gtsc_buf__puts(b, ",\"tid\":");
+	gtsc_buf__putu(b, c->tid);
+	gtsc_buf__puts(b, ",\"comm\":");
+	gtsc_buf__put_json(b, comm, strlen(comm));
+	gtsc_buf__putc(b, ',');
+	err = gtsc_buf__wrote(b, gtsc_syscall_decoder__json(x->dec, c, gtsc_buf__end(b),
+							    gtsc_buf__room(b)));
 	if (err)
 		return err;
 	put_duration(b, c, true);
-	lb_putc(b, '}');
+	gtsc_buf__putc(b, '}');
 	return line_end(x);
 }
 
@@ -494,11 +495,11 @@ static bool streaming(const struct sopts *o)
 /* strace's "+++ exited with 0 +++" / "+++ killed by SIGKILL +++" for a process. */
 static int print_exit_line(struct sctx *x, const struct gtsc_rec_task *tk)
 {
-	struct line_buf *b = &x->line;
+	struct gtsc_buf *b = &x->line;
 	int err;
 
 	line_head(x, tk->hdr.ts_ns, tk->hdr.pid, tk->hdr.tid);
-	err = lb_wrote(b, gtsc_syscall_decoder__task_exit(x->dec, tk, lb_end(b), lb_room(b)));
+	err = gtsc_buf__wrote(b, gtsc_syscall_decoder__task_exit(x->dec, tk, gtsc_buf__end(b), gtsc_buf__room(b)));
 	return err ?: line_end(x);
 }
 
@@ -507,7 +508,7 @@ static int on_task(struct sctx *x, const struct gtsc_rec_task *tk)
 	int err;
 
 	if (tk->event != GTSC_TASK_EXIT) {
-		comm_table__update(x->comms, &tk->hdr);
+		gtsc_comm_table__update(x->comms, &tk->hdr);
 		return 0;
 	}
 	/* exit, exit_group, or killed in a call: "= ?" */
@@ -530,11 +531,11 @@ static int on_drops(struct sctx *x, const struct gtsc_rec_drops *d)
 	if (err)
 		return err;
 	line_time(x, d->hdr.ts_ns);
-	lb_puts(&x->line, "--- ");
-	lb_putu(&x->line, d->count);
-	lb_puts(&x->line, " syscall events lost on CPU ");
-	lb_putu(&x->line, d->hdr.cpu);
-	lb_puts(&x->line, " (ring full): calls around here may be missing or unfinished ---");
+	gtsc_buf__puts(&x->line, "--- ");
+	gtsc_buf__putu(&x->line, d->count);
+	gtsc_buf__puts(&x->line, " syscall events lost on CPU ");
+	gtsc_buf__putu(&x->line, d->hdr.cpu);
+	gtsc_buf__puts(&x->line, " (ring full): calls around here may be missing or unfinished ---");
 	return line_end(x);
 }
 
@@ -571,8 +572,15 @@ static void text_header(const struct sctx *x)
 	const char *table = meta_or(r, "syscall_table", "unknown");
 	const char *why = "the recorder did not say";
 
-	printf("# trace: %s  host: %s  kernel: %s  arch: %s\n", x->o->input,
-	       meta_or(r, "hostname", "?"), meta_or(r, "kernel", "?"), meta_or(r, "arch", "?"));
+	printf("# trace: ");
+	gtsc_fputs_text(stdout, x->o->input);
+	printf("  host: ");
+	gtsc_fputs_text(stdout, meta_or(r, "hostname", "?"));
+	printf("  kernel: ");
+	gtsc_fputs_text(stdout, meta_or(r, "kernel", "?"));
+	printf("  arch: ");
+	gtsc_fputs_text(stdout, meta_or(r, "arch", "?"));
+	putchar('\n');
 	if (!strcmp(table, "tracefs"))
 		why = "names and argument types from the recording kernel";
 	else if (!strcmp(table, "builtin"))
@@ -581,7 +589,9 @@ static void text_header(const struct sctx *x)
 	       why, gtsc_decode_tables_version(), meta_or(r, "decode_tables", "?"));
 	if (x->syscalls_channel < 0)
 		printf("# WARNING: the trace has no syscalls channel (no -e syscalls)\n");
-	report_warnings(r, REPORT_SYSCALLS);
+	/* a stream's losses are known at its end: run() says them there */
+	if (!gtsc_reader__streaming(r))
+		report_warnings(r, REPORT_SYSCALLS);
 }
 
 static void json_header(const struct sctx *x)
@@ -590,23 +600,23 @@ static void json_header(const struct sctx *x)
 	bool known;
 	__u64 lost = report_lost(r, REPORT_SYSCALLS, &known);
 	char buf[4096];
-	struct line_buf b = { buf, 0, sizeof(buf) - 1 };
+	struct gtsc_buf b = { buf, 0, sizeof(buf) - 1 };
 	const char *table = meta_or(r, "syscall_table", "unknown");
 
-	lb_puts(&b, "{\"event\":\"trace_info\",\"file\":");
-	lb_put_json_str(&b, x->o->input, strlen(x->o->input));
-	lb_puts(&b, ",\"syscall_table\":");
-	lb_put_json_str(&b, table, strlen(table));
-	lb_puts(&b, ",\"decode_tables\":");
-	lb_putu(&b, gtsc_decode_tables_version());
-	lb_puts(&b, ",\"recorded_decode_tables\":");
-	lb_puts(&b, gtsc_reader__meta(r, "decode_tables") ? gtsc_reader__meta(r, "decode_tables")
+	gtsc_buf__puts(&b, "{\"event\":\"trace_info\",\"file\":");
+	gtsc_buf__put_json(&b, x->o->input, strlen(x->o->input));
+	gtsc_buf__puts(&b, ",\"syscall_table\":");
+	gtsc_buf__put_json(&b, table, strlen(table));
+	gtsc_buf__puts(&b, ",\"decode_tables\":");
+	gtsc_buf__putu(&b, gtsc_decode_tables_version());
+	gtsc_buf__puts(&b, ",\"recorded_decode_tables\":");
+	gtsc_buf__puts(&b, gtsc_reader__meta(r, "decode_tables") ? gtsc_reader__meta(r, "decode_tables")
 							 : "null");
-	lb_puts(&b, known ? ",\"lost\":" : ",\"lost\":null");
+	gtsc_buf__puts(&b, known ? ",\"lost\":" : ",\"lost\":null");
 	if (known)
-		lb_putu(&b, lost);
-	lb_puts(&b, ",\"truncated\":");
-	lb_puts(&b, gtsc_reader__truncated(r) ? "true}\n" : "false}\n");
+		gtsc_buf__putu(&b, lost);
+	gtsc_buf__puts(&b, ",\"truncated\":");
+	gtsc_buf__puts(&b, gtsc_reader__truncated(r) ? "true}\n" : "false}\n");
 	fwrite(buf, 1, b.len, stdout);
 }
 
@@ -715,8 +725,9 @@ static int print_summary(struct sctx *x)
 
 		for (j = i; j < n && all[j]->key >> 32 == pid; j++)
 			;
-		printf("\n %s (%u), %zu syscalls\n\n", comm_table__get(x->comms, pid, pid), pid,
-		       j - i);
+		printf("\n ");
+		gtsc_fputs_text(stdout, gtsc_comm_table__get(x->comms, pid, pid));
+		printf(" (%u), %zu syscalls\n\n", pid, j - i);
 		summary_table(x, all + i, j - i);
 	}
 	return 0;
@@ -748,39 +759,113 @@ static int run(struct sctx *x)
 	err = err ?: gtsc_syscall_decoder__finish(x->dec);
 	if (!err && x->o->summary)
 		err = print_summary(x);
+	if (!err && !x->o->json && gtsc_reader__streaming(x->r))
+		report_warnings(x->r, REPORT_SYSCALLS);
 	return err;
+}
+
+/* What open_view made. */
+static void sctx_release(struct sctx *x)
+{
+	free(x->line.p);
+	sc_table__free(x->stats);
+	gtsc_comm_table__free(x->comms);
+	gtsc_syscall_decoder__free(x->dec);
 }
 
 static void sctx_free(struct sctx *x)
 {
-	free(x->line.p);
-	sc_table__free(x->stats);
-	comm_table__free(x->comms);
-	gtsc_syscall_decoder__free(x->dec);
+	sctx_release(x);
 	if (x->r)
 		gtsc_reader__close(x->r);
 	free(x);
 }
 
-static int open_all(struct sctx *x, const struct sopts *o)
+/* The decoder, names and line of X, which reads R. */
+static int open_view(struct sctx *x, const struct sopts *o, struct gtsc_reader *r)
 {
 	GTSC_OPTS(gtsc_syscall_decoder_opts, so, .style = o->style, .max_data = o->max_data,
 		  .whole_calls = !streaming(o),
 		  .fn = on_call, .ctx = x);
 
 	x->o = o;
-	x->r = report_open(o->input);
-	if (!x->r)
-		return -ENOENT;
+	x->r = r;
 	x->dec = gtsc_syscall_decoder__new(x->r, &so);
-	x->comms = comm_table__new();
+	x->comms = gtsc_comm_table__new();
 	x->stats = sc_table__new();
-	x->line = (struct line_buf){ malloc(LINE_SZ + 1), 0, LINE_SZ };
+	x->line = (struct gtsc_buf){ malloc(LINE_SZ + 1), 0, LINE_SZ };
 	if (!x->dec || !x->comms || !x->stats || !x->line.p) {
 		fprintf(stderr, "gtsc-bpf: out of memory\n");
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+static int open_all(struct sctx *x, const struct sopts *o)
+{
+	struct gtsc_reader *r = report_open(&o->in);
+
+	return r ? open_view(x, o, r) : -ENOENT;
+}
+
+/* ---- record --live ---- */
+
+struct syscall_lines {
+	struct sopts o;
+	struct sctx x;
+};
+
+struct syscall_lines *syscall_lines__new(struct gtsc_reader *r, bool json)
+{
+	struct syscall_lines *l = calloc(1, sizeof(*l));
+	const char *start = gtsc_reader__meta(r, "start_ns");
+
+	if (!l)
+		return NULL;
+	l->o.json = json;
+	l->o.style = GTSC_SYSCALL_ARG_NAMES;
+	l->o.since_ns = l->o.until_ns = -1;
+	l->x.t0 = start ? strtoull(start, NULL, 10) : 0;
+	l->x.syscalls_channel = syscalls_channel(r);
+	if (open_view(&l->x, &l->o, r)) {
+		syscall_lines__free(l);
+		return NULL;
+	}
+	return l;
+}
+
+int syscall_lines__record(struct syscall_lines *l, const struct gtsc_rec_hdr *h)
+{
+	const struct gtsc_rec_task *tk = (const void *)h;
+	const struct gtsc_rec_drops *d = (const void *)h;
+	int err = on_record(&l->x, h);
+
+	if (err)
+		return err;
+	switch (h->type) {
+	case GTSC_REC_SYS_ENTER:
+	case GTSC_REC_SYS_EXIT:
+		return 1;
+	case GTSC_REC_TASK: /* a process's exit is strace's "+++ exited" line */
+		return tk->event == GTSC_TASK_EXIT && streaming(&l->o) && h->pid == h->tid;
+	case GTSC_REC_DROPS:
+		return streaming(&l->o) && (__s32)d->channel == l->x.syscalls_channel;
+	default:
+		return 0;
+	}
+}
+
+int syscall_lines__finish(struct syscall_lines *l)
+{
+	return gtsc_syscall_decoder__finish(l->x.dec);
+}
+
+void syscall_lines__free(struct syscall_lines *l)
+{
+	if (!l)
+		return;
+	sctx_release(&l->x); /* the reader is the caller's */
+	free(l);
 }
 
 int report_syscalls_main(int argc, char **argv)

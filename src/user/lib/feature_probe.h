@@ -25,6 +25,7 @@ enum gtsc_feature {
 	GTSC_FEAT_KPROBE,	/* a kprobe attaches (kprobe PMU) */
 	GTSC_FEAT_KPROBE_MULTI, /* a kprobe.multi link attaches (5.18, CONFIG_FPROBE) */
 	GTSC_FEAT_FENTRY,	/* an fentry program attaches (BPF trampolines) */
+	GTSC_FEAT_BPF_PREEMPTIBLE, /* syscall programs preemptible: PREEMPT_RT, 7.x */
 	GTSC_FEAT_MAX,
 };
 

@@ -30,6 +30,12 @@ enum gtsc_ftype {
 	GTSC_FT_ARRAY,	   /* fixed array: size bytes of elem_size elements */
 	GTSC_FT_DYN_STR,   /* __data_loc char[]: u32 (len << 16 | offset from the entry) */
 	GTSC_FT_DYN_ARRAY, /* __data_loc of other elements, same encoding */
+	/*
+	 * sys_enter/sys_exit's captured memory: a list of gtsc_payload_item from
+	 * offset to the record's end, its byte count the __u16 at elem_size
+	 * (records.h).  JSON only ("data": [...]); text leaves it to --syscalls.
+	 */
+	GTSC_FT_PAYLOAD,
 };
 
 /* How the value is shown; a hint both emitters honour. */
@@ -40,9 +46,20 @@ enum gtsc_fprint {
 	GTSC_FP_ERRNO,	 /* negative values as -ENOENT */
 	GTSC_FP_XLAT,	 /* enum by xlat table */
 	GTSC_FP_FLAGS,	 /* bit flags by xlat table: A|B|0x40 */
-	GTSC_FP_TIME,	 /* nanoseconds */
+	GTSC_FP_TIME,	 /* ns on the trace's clock; text: seconds since its start */
 	GTSC_FP_BOOL,
+	/* Names from the trace's metadata, by the number the field holds: */
+	GTSC_FP_SYSCALL, /* syscall nr (an i386 one in a GTSC_SYS_F_COMPAT record) */
+	GTSC_FP_FUNC,	 /* probed function id (FUNCS chunk), else func_ID */
+	GTSC_FP_CACHE,	 /* kmem cache id (its GTSC_REC_KMEM_CACHE); omitted when unnamed */
+	GTSC_FP_CHANNEL, /* channel id (CHANNELS chunk), else "?" */
+	GTSC_FP_PRINTF,	 /* a GTSC_REC_PRINTF's text, formatted from the trace's formats */
 };
+
+/* gtsc_field.flags */
+#define GTSC_FF_ARG (1 << 0)	/* in GTSC_CLASS_CALL: an argument */
+#define GTSC_FF_SIGNED (1 << 1) /* ARRAY / DYN_ARRAY: the elements are signed */
+#define GTSC_FF_REL_LOC (1 << 2) /* DYN_*: __rel_loc, the offset counts from the word's end */
 
 struct gtsc_field {
 	const char *name;
@@ -52,18 +69,47 @@ struct gtsc_field {
 	__u8 print;	 /* enum gtsc_fprint */
 	__u16 elem_size; /* ARRAY / DYN_ARRAY: bytes per element, else 0 */
 	const struct xlat *xlat; /* FP_XLAT / FP_FLAGS */
+	const char *text_name;	 /* the text's key when it differs ("since" for since_ns) */
+	__u8 flags;		 /* GTSC_FF_* */
+};
+
+/*
+ * How the text line lays the fields out (JSON is always "name": value):
+ *  KV:   " a=1 b=2"                          (perf script, trace-cmd)
+ *  CALL: " openat(dfd=-100, flags=0x241)"    the first field's value, then
+ *        the GTSC_FF_ARG fields in parentheses; JSON nests those under
+ *        "args": {...}, after the fields before them.
+ */
+enum gtsc_class_style {
+	GTSC_CLASS_KV,
+	GTSC_CLASS_CALL,
 };
 
 /*
  * One event class: a built-in record type (or one flavour of it: kmalloc and
  * kmem_cache_alloc share GTSC_REC_KMEM_ALLOC) or one tracepoint.
  */
+struct gtsc_event_class;
+struct gtsc_rec_hdr;
+
+/*
+ * A field's text made by the class's own means (a tracepoint's print fmt:
+ * __print_flags, __print_symbolic): into BUF (SIZE bytes, NUL included),
+ * the length written, or < 0 for none (the number is shown alone).
+ */
+typedef int (*gtsc_field_text_fn)(const struct gtsc_event_class *c, const struct gtsc_field *f,
+				  const struct gtsc_rec_hdr *rec, char *buf, size_t size);
+
 struct gtsc_event_class {
 	const char *group;	 /* "syscalls", "kmem", "sched", ... */
 	const char *name;	 /* "sys_enter", "kmalloc", "sched_switch" */
 	const struct gtsc_field *fields;
 	unsigned int nr_fields;
 	__u16 data_offset;	 /* tracepoints: where the raw entry starts in the record */
+	__u8 style;		 /* enum gtsc_class_style */
+	/* FP_XLAT / FP_FLAGS fields without a table: their text, else none */
+	gtsc_field_text_fn field_text;
+	void *priv; /* field_text's (a tracepoint's parsed format) */
 };
 
 #endif /* __GTSC_FIELDS_H */

@@ -264,6 +264,16 @@ const char *gtsc_check__findings(const struct gtsc_check *k)
 	return k && k->k.findings.buf ? k->k.findings.buf : "";
 }
 
+const char *gtsc_check__notes(const struct gtsc_check *k)
+{
+	return k && k->k.notes.buf ? k->k.notes.buf : "";
+}
+
+const char *gtsc_check__warnings(const struct gtsc_check *k)
+{
+	return k && k->k.warnings.buf ? k->k.warnings.buf : "";
+}
+
 void gtsc_check__free(struct gtsc_check *k)
 {
 	if (!k)

@@ -6,7 +6,7 @@
  * ring), is it complete (drops, events the kernel skipped, records written
  * against records in the file), and is its kmem stream consistent (every free
  * pairs with an allocation of the same API, no pointer allocated twice
- * without a free between).  Each finding is one sentence.
+ * without a free between).  Each finding, warning and note is one sentence.
  */
 #ifndef __GTSC_KMEM_CHECK_H
 #define __GTSC_KMEM_CHECK_H
@@ -18,7 +18,9 @@
 /* The public gtsc_check (gtsc/kmem.h) wraps one. */
 struct kmem_check {
 	struct gtsc_check_stats s; /* what was found, for the summary line and the tests */
-	struct strbuf findings;	   /* one sentence per line */
+	struct strbuf findings;	   /* one sentence per line: wrong in the file or the kernel */
+	struct strbuf warnings;	   /* the trace is incomplete (drops, skipped events) */
+	struct strbuf notes;	   /* what looks wrong but is explained */
 };
 
 /* Checks PATH into K (zeroed by the caller).  0 when the check ran, -errno if it could not. */

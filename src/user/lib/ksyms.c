@@ -93,25 +93,41 @@ static const struct ksym *table_find(const struct ksym_table *t, __u64 addr)
 	return lo ? &t->syms[lo - 1] : NULL;
 }
 
-int gtsc_ksyms__resolve(const char *kallsyms, const __u64 *addrs, size_t n, struct strbuf *sb)
+struct ksym_table *gtsc_ksyms__load(const char *kallsyms)
 {
-	struct ksym_table t = {};
-	__u64 *sorted = NULL;
-	const struct ksym *last = NULL;
+	struct ksym_table *t = calloc(1, sizeof(*t));
 	int err;
 
-	err = table_load(&t, kallsyms ? kallsyms : "/proc/kallsyms");
-	if (err)
-		goto out;
-	sorted = malloc(n * sizeof(*sorted) + 1);
-	if (!sorted) {
-		err = -ENOMEM;
-		goto out;
+	if (!t)
+		return errno = ENOMEM, NULL;
+	err = table_load(t, kallsyms ? kallsyms : "/proc/kallsyms");
+	if (err) {
+		gtsc_ksyms__free(t);
+		return errno = -err, NULL;
 	}
+	return t;
+}
+
+void gtsc_ksyms__free(struct ksym_table *t)
+{
+	for (size_t i = 0; t && i < t->n; i++)
+		free(t->syms[i].name);
+	if (t)
+		free(t->syms);
+	free(t);
+}
+
+int gtsc_ksyms__name(const struct ksym_table *t, const __u64 *addrs, size_t n, struct strbuf *sb)
+{
+	__u64 *sorted = malloc(n * sizeof(*sorted) + 1);
+	const struct ksym *last = NULL;
+
+	if (!sorted)
+		return -ENOMEM;
 	memcpy(sorted, addrs, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_u64);
 	for (size_t i = 0; i < n; i++) {
-		const struct ksym *s = table_find(&t, sorted[i]);
+		const struct ksym *s = table_find(t, sorted[i]);
 
 		/* All-zero addresses mean kptr_restrict hid them: nothing to name. */
 		if (!s || !s->addr || s == last)
@@ -119,10 +135,18 @@ int gtsc_ksyms__resolve(const char *kallsyms, const __u64 *addrs, size_t n, stru
 		strbuf_addf(sb, "%llx %s\n", (unsigned long long)s->addr, s->name);
 		last = s;
 	}
-out:
-	for (size_t i = 0; i < t.n; i++)
-		free(t.syms[i].name);
-	free(t.syms);
 	free(sorted);
+	return 0;
+}
+
+int gtsc_ksyms__resolve(const char *kallsyms, const __u64 *addrs, size_t n, struct strbuf *sb)
+{
+	struct ksym_table *t = gtsc_ksyms__load(kallsyms);
+	int err;
+
+	if (!t)
+		return -errno;
+	err = gtsc_ksyms__name(t, addrs, n, sb);
+	gtsc_ksyms__free(t);
 	return err;
 }

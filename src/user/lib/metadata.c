@@ -94,6 +94,22 @@ const char *gtsc_syscall_event_name(const char *name)
 	return name;
 }
 
+/*
+ * Which fields of a sys_enter_* format are the call's arguments.  Since
+ * Linux 6.19 ("tracing: Have syscall trace events read user space string",
+ * Steven Rostedt) the kernel copies user memory into syscall events and adds
+ * a dynamic field per copied argument after the arguments, e.g. write's
+ * "__data_loc char[] __buf_val" and openat's "__filename_val": those are
+ * not arguments, and taking one as a fourth argument of write(2) broke its
+ * decoding and every check of it on 7.x.  Arguments are never __data_loc
+ * or __rel_loc, and the kernel names its own fields "__*".
+ */
+bool gtsc_syscall_field_is_arg(const char *type, const char *name)
+{
+	return strncmp(name, "common_", 7) && strncmp(name, "__", 2) &&
+	       strncmp(type, "__data_loc", 10) && strncmp(type, "__rel_loc", 9);
+}
+
 static bool syscall_args(const char *tracefs, const char *name, struct strbuf *sb)
 {
 	char path[512], line[512], type[128], field[64];
@@ -108,7 +124,7 @@ static bool syscall_args(const char *tracefs, const char *name, struct strbuf *s
 		if (!parse_field(line, type, sizeof(type), field, sizeof(field)))
 			continue;
 		any = true;
-		if (!strncmp(field, "common_", 7) || !strcmp(field, "__syscall_nr"))
+		if (!gtsc_syscall_field_is_arg(type, field))
 			continue;
 		strbuf_addf(sb, "\t%s\t%s", type, field);
 	}

@@ -26,6 +26,8 @@ void gtsc_meta__event_formats(const char *tracefs, const char *const *events, st
 /* Name of syscall NR from the compiled-in table, NULL if unknown. */
 const char *gtsc_syscall_name(int nr);
 int gtsc_syscall_count(void);
+/* Is field NAME of type TYPE in a sys_enter_* format one of the call's arguments? */
+bool gtsc_syscall_field_is_arg(const char *type, const char *name);
 /* The tracefs event name of syscall NAME (sys_enter_<that>): "newstat" for "stat". */
 const char *gtsc_syscall_event_name(const char *name);
 

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "feature_probe.h"
+#include "ksyms.h"
 #include "log.h"
 #include "opts.h"
 #include "session.h"
@@ -22,6 +23,7 @@
 #include "strbuf.h"
 #include "syscall_classes.h"
 #include "task_names.h"
+#include "trace_reader.h"
 
 #define MAX_META_CHUNKS 8
 
@@ -48,6 +50,18 @@ struct gtsc_recording {
 	/* The session's sink: notes task names on their way to the file. */
 	struct gtsc_sink tee;
 	struct task_names *names;
+	/* What goes to the file and the live view only (names noted apart): */
+	struct gtsc_sink fan;
+	struct task_names *start_names; /* the names /proc gave at the start */
+	bool stream; /* path "-": call sites are named as they come */
+	/* The live view: the records, as a stream in memory, fed to a reader. */
+	bool want_live;
+	struct gtsc_writer *live_w;
+	struct strbuf live_bytes;
+	struct gtsc_reader *live;
+	struct ksym_table *ksyms; /* loaded once when call sites are named as they come */
+	/* Rotated (switch): the counts at the last switch, for the next trailer. */
+	struct gtsc_session_stat *since;
 };
 
 /* Threads whose names a snapshot can give after they ended: ~1.5 MiB at most. */
@@ -108,14 +122,18 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 	r->cmdline = dup_or_null(OPTS_GET(opts, cmdline, NULL) ?: program_invocation_name, &err);
 	r->command = dup_or_null(OPTS_GET(opts, command, NULL) ?: "", &err);
 	r->keep_old = OPTS_GET(opts, keep_old, false);
+	r->want_live = OPTS_GET(opts, live, false);
+	r->stream = !strcmp(path, "-");
 	switch (OPTS_GET(opts, compress, GTSC_COMPRESS_LZ4)) {
 	case GTSC_COMPRESS_LZ4: r->zlib_level = 1, r->codec = GTSC_WRITER_LZ4; break;
 	case GTSC_COMPRESS_ZLIB: r->zlib_level = 1, r->codec = GTSC_WRITER_ZLIB; break;
 	case GTSC_COMPRESS_NONE: r->zlib_level = 0; break;
+	case GTSC_COMPRESS_ZSTD: r->zlib_level = 1, r->codec = GTSC_WRITER_ZSTD; break;
 	default: err = -EINVAL;
 	}
 	r->names = task_names__new(NAMES_MAX);
-	if (!err && !r->names)
+	r->start_names = task_names__new(NAMES_MAX);
+	if (!err && (!r->names || !r->start_names))
 		err = -ENOMEM;
 	if (err) {
 		gtsc_recording__free(r);
@@ -124,19 +142,95 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 	return r;
 }
 
+/* The live writer's bytes so far go to the live reader. */
+static int live_flush(struct gtsc_recording *r)
+{
+	int err = gtsc_reader__feed(r->live, r->live_bytes.buf, r->live_bytes.len);
+
+	r->live_bytes.len = 0;
+	return err;
+}
+
+static int out_record(struct gtsc_recording *r, const struct gtsc_rec_hdr *rec)
+{
+	int err = r->live_w ? gtsc_writer__add_record(r->live_w, rec) : 0;
+
+	return err ?: r->fs ? gtsc_file_sink__sink(r->fs)->record(gtsc_file_sink__sink(r->fs), rec)
+			    : 0;
+}
+
+/*
+ * A stream and the live view name the call sites first seen in a round
+ * before the round ends: their reader prints kmem events as they come,
+ * long before the final KSYMS chunk.
+ */
+static int name_fresh_sites(struct gtsc_recording *r)
+{
+	struct strbuf sb = {};
+	const __u64 *sites;
+	size_t n = gtsc_file_sink__take_fresh(r->fs, &sites);
+	int err;
+
+	if (!n || !r->ksyms)
+		return 0;
+	err = gtsc_ksyms__name(r->ksyms, sites, n, &sb);
+	if (!err && sb.len && r->stream)
+		err = gtsc_file_sink__add_chunk(r->fs, GTSC_CHUNK_KSYMS, &sb);
+	if (!err && sb.len && r->live_w)
+		err = gtsc_writer__add_chunk(r->live_w, GTSC_CHUNK_KSYMS, sb.buf, sb.len);
+	strbuf_free(&sb);
+	return err;
+}
+
+static int out_round_end(struct gtsc_recording *r)
+{
+	struct gtsc_sink *fs = r->fs ? gtsc_file_sink__sink(r->fs) : NULL;
+	int err = fs ? name_fresh_sites(r) : 0;
+
+	err = err ?: fs ? fs->round_end(fs) : 0;
+	if (!err && r->live_w) {
+		err = gtsc_writer__end_round(r->live_w);
+		err = err ?: live_flush(r);
+	}
+	return err;
+}
+
 static int tee_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
 {
 	struct gtsc_recording *r = container_of(sink, struct gtsc_recording, tee);
 
 	task_names__note(r->names, rec);
-	return r->fs ? gtsc_file_sink__sink(r->fs)->record(gtsc_file_sink__sink(r->fs), rec) : 0;
+	return out_record(r, rec);
 }
 
 static int tee_round_end(struct gtsc_sink *sink)
 {
-	struct gtsc_recording *r = container_of(sink, struct gtsc_recording, tee);
+	return out_round_end(container_of(sink, struct gtsc_recording, tee));
+}
 
-	return r->fs ? gtsc_file_sink__sink(r->fs)->round_end(gtsc_file_sink__sink(r->fs)) : 0;
+static int fan_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
+{
+	struct gtsc_recording *r = container_of(sink, struct gtsc_recording, fan);
+
+	task_names__note(r->start_names, rec);
+	return out_record(r, rec);
+}
+
+static int fan_round_end(struct gtsc_sink *sink)
+{
+	return out_round_end(container_of(sink, struct gtsc_recording, fan));
+}
+
+/* The live view: a writer into memory (no compression) and the reader it feeds. */
+static int live_open(struct gtsc_recording *r)
+{
+	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .zlib_level = 0, .mem = &r->live_bytes };
+
+	r->live = gtsc_reader__open_feed(NULL);
+	r->live_w = r->live ? gtsc_writer__create("(live)", &wo) : NULL;
+	if (!r->live_w)
+		return -errno;
+	return live_flush(r); /* the file header */
 }
 
 int gtsc_recording__open(struct gtsc_recording *r)
@@ -159,12 +253,21 @@ int gtsc_recording__open(struct gtsc_recording *r)
 		return err;
 	}
 	r->tee = (struct gtsc_sink){ .record = tee_record, .round_end = tee_round_end };
-	r->s = gtsc_session__open_sink(&r->p.eo, &r->tee);
+	r->fan = (struct gtsc_sink){ .record = fan_record, .round_end = fan_round_end };
+	err = r->want_live ? live_open(r) : 0;
+	if (r->stream || r->want_live) {
+		gtsc_file_sink__track_fresh(r->fs);
+		r->ksyms = gtsc_ksyms__load(NULL); /* without it, call sites stay hex until the end */
+	}
+	r->s = err ? NULL : gtsc_session__open_sink(&r->p.eo, &r->tee);
 	if (!r->s) {
-		err = -errno; /* the session said why */
+		err = err ?: -errno; /* the session said why */
+		if (r->live_w == NULL && r->want_live)
+			rlog(r, "cannot set up the live view: %s", strerror(-err));
 		gtsc_file_sink__abort(r->fs);
 		r->fs = NULL;
-		unlink(r->path);
+		if (!r->stream)
+			unlink(r->path);
 		return err;
 	}
 	gtsc_session__own_funcs(r->s, &r->p.funcs);
@@ -196,6 +299,16 @@ static int meta_put(const struct gtsc_recording *r, struct gtsc_file_sink *fs)
 	for (int i = 0; i < r->nr_meta && !err; i++)
 		err = strbuf_err(&r->meta[i].text) ?:
 			gtsc_file_sink__add_chunk(fs, r->meta[i].type, &r->meta[i].text);
+	return err;
+}
+
+static int meta_put_live(struct gtsc_recording *r)
+{
+	int err = 0;
+
+	for (int i = 0; r->live_w && i < r->nr_meta && !err; i++)
+		err = gtsc_writer__add_chunk(r->live_w, r->meta[i].type,
+					     r->meta[i].text.buf ?: "", r->meta[i].text.len);
 	return err;
 }
 
@@ -242,7 +355,13 @@ static int write_metadata(struct gtsc_recording *r)
 	if (fn.len)
 		meta_keep(r, GTSC_CHUNK_FUNCS, &fn);
 	strbuf_free(&fn);
-	return meta_put(r, r->fs);
+	return meta_put(r, r->fs) ?: meta_put_live(r);
+}
+
+/* The live reader reads the metadata now: a printer made before the first record needs it. */
+static int live_meta(struct gtsc_recording *r)
+{
+	return r->live ? live_flush(r) ?: gtsc_reader__feed_meta(r->live) : 0;
 }
 
 /*
@@ -323,7 +442,8 @@ int gtsc_recording__attach(struct gtsc_recording *r)
 	if (err)
 		return err; /* the session said which source */
 	err = write_metadata(r);
-	err = err ?: write_comms(r, gtsc_file_sink__sink(r->fs), gtsc_mono_ns());
+	err = err ?: live_meta(r);
+	err = err ?: write_comms(r, &r->fan, gtsc_mono_ns());
 	if (err)
 		rlog(r, "writing %s failed: %s", r->path, strerror(-err));
 	return err;
@@ -348,7 +468,7 @@ int gtsc_recording__add_meta(struct gtsc_recording *r, const char *key, const ch
 static int build_trailer(struct gtsc_recording *r, struct strbuf *tr)
 {
 	__u64 written, dropped;
-	int err = gtsc_trace__stats(r->s, tr, &written, &dropped);
+	int err = gtsc_trace__stats(r->s, tr, &written, &dropped, r->since);
 
 	gtsc_session__prog_misses(r->s, tr);
 	strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)gtsc_mono_ns());
@@ -472,10 +592,48 @@ static int add_stack(void *ctx, const char *source, __u32 id, const __u64 *ips, 
 	return gtsc_file_sink__add_stack(ctx, source, id, ips, n);
 }
 
+/* The live view's end: the trailer, then no more bytes. */
+static int live_end(struct gtsc_recording *r, const struct strbuf *tr)
+{
+	int err;
+
+	if (!r->live_w)
+		return 0;
+	err = gtsc_writer__end_round(r->live_w);
+	err = err ?: gtsc_writer__add_chunk(r->live_w, GTSC_CHUNK_TRAILER, tr->buf ?: "", tr->len);
+	err = err ?: live_flush(r);
+	gtsc_writer__close(r->live_w);
+	r->live_w = NULL;
+	return err ?: gtsc_reader__feed(r->live, NULL, 0);
+}
+
+/* Ends the file: its kernel stacks, symbols and trailer (with FL's flight lines). */
+static int close_file(struct gtsc_recording *r, const struct gtsc_session_flight *fl, int nfl,
+		      bool last)
+{
+	struct strbuf tr = {};
+	int err;
+
+	if (r->p.eo.stacks) {
+		err = gtsc_session__stacks(r->s, add_stack, r->fs);
+		if (err)
+			rlog(r, "saving the kernel stacks failed: %s", strerror(-err));
+	}
+	build_trailer(r, &tr);
+	gtsc_trace__flight(&tr, NULL, fl, nfl);
+	err = gtsc_file_sink__finish(r->fs, &tr);
+	r->fs = NULL;
+	if (err)
+		rlog(r, "writing %s failed: %s", r->path, strerror(-err));
+	if (last && live_end(r, &tr) && !err)
+		rlog(r, "the live view failed: out of memory");
+	strbuf_free(&tr);
+	return err;
+}
+
 int gtsc_recording__finish(struct gtsc_recording *r)
 {
 	struct gtsc_session_flight *fl;
-	struct strbuf tr = {};
 	size_t max;
 	int err, nfl;
 
@@ -490,20 +648,73 @@ int gtsc_recording__finish(struct gtsc_recording *r)
 		rlog(r, "reading the flight channels failed: %s", strerror(-nfl));
 		nfl = 0;
 	}
-	if (r->p.eo.stacks) {
-		err = gtsc_session__stacks(r->s, add_stack, r->fs);
-		if (err)
-			rlog(r, "saving the kernel stacks failed: %s", strerror(-err));
-	}
-	build_trailer(r, &tr);
-	gtsc_trace__flight(&tr, NULL, fl, nfl);
-	err = gtsc_file_sink__finish(r->fs, &tr);
-	r->fs = NULL;
-	strbuf_free(&tr);
+	err = close_file(r, fl, nfl, true);
 	free(fl);
+	return err;
+}
+
+/*
+ * The next file: its own metadata and the names of the tasks known so far,
+ * dated at the start as a snapshot's, so that they name every pid of the
+ * file (a report prints no line for them).
+ */
+static int open_next(struct gtsc_recording *r, struct gtsc_file_sink *fs)
+{
+	struct gtsc_sink *sink = gtsc_file_sink__sink(fs);
+	__u64 ts = gtsc_session__start_ns(r->s);
+	int err;
+
+	/* the tasks alive at the start that ended since are named too */
+	err = meta_put(r, fs);
+	err = err ?: task_names__write(r->start_names, sink, ts);
+	err = err ?: task_names__write(r->names, sink, ts);
+	return err ?: write_comms(r, sink, ts);
+}
+
+int gtsc_recording__switch(struct gtsc_recording *r, const char *path)
+{
+	struct gtsc_writer_opts wo = { .sz = sizeof(wo) };
+	char why[512] = "", *copy;
+	struct gtsc_file_sink *fs;
+	int err;
+
+	if (!r || !r->s || !r->fs || !path || r->stream || !strcmp(path, "-"))
+		return -EINVAL;
+	if (!r->since && !(r->since = calloc(gtsc_trace__nr_stats(r->s) ?: 1, sizeof(*r->since))))
+		return -ENOMEM;
+	copy = strdup(path);
+	wo.zlib_level = r->zlib_level;
+	wo.data_codec = r->codec;
+	wo.errbuf = why;
+	wo.errbuf_sz = sizeof(why);
+	/* the next file first: if it cannot be made, recording goes on in this one */
+	fs = copy ? gtsc_file_sink__create(path, &wo) : NULL;
+	if (!fs) {
+		err = copy ? -errno : -ENOMEM;
+		rlog(r, "cannot create %s: %s", path, why[0] ? why : strerror(-err));
+		free(copy);
+		return err;
+	}
+	err = close_file(r, NULL, 0, false);
+	r->fs = fs;
+	free(r->path);
+	r->path = copy;
+	if (r->live_w)
+		gtsc_file_sink__track_fresh(fs);
+	err = open_next(r, fs) ?: err;
 	if (err)
 		rlog(r, "writing %s failed: %s", r->path, strerror(-err));
 	return err;
+}
+
+const char *gtsc_recording__path(const struct gtsc_recording *r)
+{
+	return r ? r->path : NULL;
+}
+
+struct gtsc_reader *gtsc_recording__live(const struct gtsc_recording *r)
+{
+	return r ? r->live : NULL;
 }
 
 void gtsc_recording__free(struct gtsc_recording *r)
@@ -512,6 +723,12 @@ void gtsc_recording__free(struct gtsc_recording *r)
 		return;
 	gtsc_file_sink__abort(r->fs);
 	r->fs = NULL; /* the tee drops what the session might still hand it */
+	gtsc_writer__close(r->live_w);
+	r->live_w = NULL;
+	gtsc_reader__close(r->live);
+	strbuf_free(&r->live_bytes);
+	gtsc_ksyms__free(r->ksyms);
+	free(r->since);
 	gtsc_session__destroy(r->s);
 	gtsc_session_parse__free(&r->p);
 	for (int i = 0; i < r->nr_meta; i++)
@@ -527,5 +744,6 @@ void gtsc_recording__free(struct gtsc_recording *r)
 	free(r->cmdline);
 	free(r->command);
 	task_names__free(r->names);
+	task_names__free(r->start_names);
 	free(r);
 }

@@ -43,6 +43,7 @@ struct gtsc_session {
 	struct gtsc_channels chans;
 	struct gtsc_source_plan plan;
 	struct bpf_link *links[GTSC_MAX_SOURCES];
+	struct bpf_link *rescue_links[GTSC_MAX_SOURCES][GTSC_RESCUE_LEVELS]; /* detached first */
 	struct gtsc_func_links func_links;
 	int cgroup_fd; /* --cgroup, until load puts it in its map */
 	struct gtsc_sink *sink;
@@ -351,6 +352,17 @@ static void setup_stacks(struct gtsc_session *s)
 		bpf_map__set_max_entries(s->skel->maps.gtsc_stacks, 1);
 }
 
+/* Rescue programs (gtsc_shared.h) only where the plan has them: their marks cost 4 MiB. */
+static void setup_rescue(struct gtsc_session *s)
+{
+	bool on = false;
+
+	for (int i = 0; i < s->plan.n; i++)
+		on |= s->plan.src[i].rescue[0][0] != '\0';
+	s->skel->rodata->gtsc_sys_rescue = on;
+	bpf_map__set_max_entries(s->skel->maps.gtsc_sys_mark, on ? GTSC_MARK_TIDS / 8 : 1);
+}
+
 static int session_load(struct gtsc_session *s)
 {
 	int err;
@@ -372,6 +384,7 @@ static int session_load(struct gtsc_session *s)
 		return err;
 	gtsc_sources__plan(&s->plan, s->skel->obj, &s->feat,
 			   s->opts.sources | GTSC_SRC_TASK | (has_funcs(s) ? GTSC_SRC_FUNCS : 0));
+	setup_rescue(s);
 	err = check_funcs(s);
 	err = err ?: check_plan(s);
 	if (err)
@@ -533,6 +546,17 @@ int gtsc_session__attach(struct gtsc_session *s)
 			slog(s, GTSC_LOG_WARN, "attaching %s (%s) failed: %s", c->name, c->how,
 			     strerror(-err));
 			return err;
+		}
+		/* After the first: the hook runs its programs in attach order. */
+		for (int l = 0; l < GTSC_RESCUE_LEVELS && c->rescue[l][0]; l++) {
+			p = bpf_object__find_program_by_name(s->skel->obj, c->rescue[l]);
+			s->rescue_links[i][l] = bpf_program__attach(p);
+			if (!s->rescue_links[i][l]) {
+				err = -errno;
+				slog(s, GTSC_LOG_WARN, "attaching %s's rescue program failed: %s",
+				     c->name, strerror(-err));
+				return err;
+			}
 		}
 	}
 	return attach_funcs(s);
@@ -730,24 +754,49 @@ const char *gtsc_session__trigger(const struct gtsc_session *s, __u64 *count)
 	return s && s->opts.trigger_syscall ? s->trigger : NULL;
 }
 
+/* Events SLOT's rescue programs recorded, over all CPUs. */
+static __u64 rescued(struct gtsc_session *s, int slot)
+{
+	__u64 *v = calloc(s->nr_cpus, sizeof(*v)), sum = 0;
+	__u32 key = slot;
+
+	if (v && slot >= 0 && slot < GTSC_RESCUE_MAX &&
+	    !bpf_map__lookup_elem(s->skel->maps.gtsc_rescued, &key, sizeof(key), v,
+				  sizeof(*v) * s->nr_cpus, 0))
+		for (int c = 0; c < s->nr_cpus; c++)
+			sum += v[c];
+	free(v);
+	return sum;
+}
+
+/*
+ * Events the kernel skipped (recursion protection) that no rescue program
+ * recorded: a source's misses minus what its rescue program took.  The
+ * rescue programs' own misses are not losses: the first program had the
+ * event, unless it was skipped too, and then the difference counts it.
+ */
 __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
 {
 	__u64 total = 0;
 
 	for (int i = 0; i < s->plan.n; i++) {
+		const struct gtsc_source_choice *c = &s->plan.src[i];
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 		struct bpf_program *p;
+		__u64 lost, saved = 0;
 
 		if (!s->links[i])
 			continue;
-		p = bpf_object__find_program_by_name(s->skel->obj, s->plan.src[i].prog);
+		p = bpf_object__find_program_by_name(s->skel->obj, c->prog);
 		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
 			continue;
-		total += info.recursion_misses;
+		if (s->rescue_links[i][0])
+			saved = rescued(s, c->rescue_slot);
+		lost = info.recursion_misses > saved ? info.recursion_misses - saved : 0;
+		total += lost;
 		if (lines)
-			strbuf_addf(lines, "prog\t%s\t%llu\n", s->plan.src[i].name,
-				    (unsigned long long)info.recursion_misses);
+			strbuf_addf(lines, "prog\t%s\t%llu\n", c->name, (unsigned long long)lost);
 	}
 	return total;
 }
@@ -826,6 +875,10 @@ void gtsc_session__destroy(struct gtsc_session *s)
 {
 	if (!s)
 		return;
+	/* Rescue programs first: alone, one would take every event for a skipped one. */
+	for (int i = 0; i < GTSC_MAX_SOURCES; i++)
+		for (int l = GTSC_RESCUE_LEVELS - 1; l >= 0; l--)
+			bpf_link__destroy(s->rescue_links[i][l]);
 	for (int i = 0; i < GTSC_MAX_SOURCES; i++)
 		bpf_link__destroy(s->links[i]);
 	gtsc_funcs__detach(&s->func_links);

@@ -433,7 +433,7 @@ static int snapshot_records(struct gtsc_session *s, struct gtsc_file_sink *fs, s
 	if (!fl)
 		return -ENOMEM;
 	nfl = gtsc_session__flight_read(s, GTSC_FLIGHT_ALL, gtsc_file_sink__sink(fs), fl, n);
-	err = nfl < 0 ? nfl : gtsc_trace__stats(s, tr, &written, &dropped);
+	err = nfl < 0 ? nfl : gtsc_trace__stats(s, tr, &written, &dropped, NULL);
 	if (!err) {
 		gtsc_trace__flight(tr, NULL, fl, nfl);
 		strbuf_addf(tr, "meta\tend_ns\t%llu\nmeta\tsnapshot\tall\n",

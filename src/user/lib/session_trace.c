@@ -75,19 +75,31 @@ void gtsc_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb)
 	}
 }
 
-int gtsc_trace__stats(struct gtsc_session *s, struct strbuf *tr, __u64 *written, __u64 *dropped)
+size_t gtsc_trace__nr_stats(struct gtsc_session *s)
 {
 	const struct gtsc_channels *ch = gtsc_session__channels(s);
-	size_t max = (size_t)ch->n * ch->nr_cpus;
+
+	return (size_t)ch->n * ch->nr_cpus;
+}
+
+int gtsc_trace__stats(struct gtsc_session *s, struct strbuf *tr, __u64 *written, __u64 *dropped,
+		      struct gtsc_session_stat *since)
+{
+	size_t max = gtsc_trace__nr_stats(s);
 	struct gtsc_session_stat *st = calloc(max ?: 1, sizeof(*st));
 	int n = st ? gtsc_session__stats(s, st, max) : -ENOMEM;
 
 	*written = *dropped = 0;
 	for (int i = 0; i < n; i++) {
+		__u64 w = st[i].written - (since ? since[i].written : 0);
+		__u64 d = st[i].dropped - (since ? since[i].dropped : 0);
+
 		strbuf_addf(tr, "stat\t%u\t%u\t%llu\t%llu\n", st[i].channel, st[i].cpu,
-			    (unsigned long long)st[i].written, (unsigned long long)st[i].dropped);
-		*written += st[i].written;
-		*dropped += st[i].dropped;
+			    (unsigned long long)w, (unsigned long long)d);
+		*written += w;
+		*dropped += d;
+		if (since)
+			since[i] = st[i];
 	}
 	free(st);
 	return n < 0 ? n : 0;

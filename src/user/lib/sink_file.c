@@ -18,6 +18,9 @@ struct gtsc_file_sink {
 	struct addr_set sites;
 	struct strbuf stacks; /* STACKS lines */
 	__u64 bytes;
+	bool track_fresh; /* call sites new since the last take_fresh: */
+	__u64 *fresh;
+	size_t n_fresh;
 };
 
 static size_t addr_hash(__u64 a, size_t cap)
@@ -47,6 +50,7 @@ static int addr_set_grow(struct addr_set *s)
 	return 0;
 }
 
+/* 1 when A is new, 0 when known (or 0), -ENOMEM. */
 static int addr_set_add(struct addr_set *s, __u64 a)
 {
 	size_t h;
@@ -60,7 +64,7 @@ static int addr_set_add(struct addr_set *s, __u64 a)
 			return 0;
 	s->slot[h] = a;
 	s->n++;
-	return 0;
+	return 1;
 }
 
 static int file_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
@@ -73,8 +77,16 @@ static int file_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
 		const struct gtsc_rec_kmem_free *k = (const void *)rec;
 
 		err = addr_set_add(&fs->sites, k->call_site);
-		if (err)
+		if (err < 0)
 			return err;
+		if (err && fs->track_fresh) {
+			__u64 *f = reallocarray(fs->fresh, fs->n_fresh + 1, sizeof(*f));
+
+			if (!f)
+				return -ENOMEM;
+			fs->fresh = f;
+			f[fs->n_fresh++] = k->call_site;
+		}
 	}
 	return gtsc_writer__add_record(fs->w, rec);
 }
@@ -130,7 +142,7 @@ int gtsc_file_sink__add_stack(struct gtsc_file_sink *fs, const char *source, __u
 	for (size_t i = 0; i < n; i++) {
 		int err = addr_set_add(&fs->sites, ips[i]);
 
-		if (err)
+		if (err < 0)
 			return err;
 		strbuf_addf(&fs->stacks, "%s%llx", i ? " " : "", (unsigned long long)ips[i]);
 	}
@@ -138,8 +150,23 @@ int gtsc_file_sink__add_stack(struct gtsc_file_sink *fs, const char *source, __u
 	return strbuf_err(&fs->stacks);
 }
 
+void gtsc_file_sink__track_fresh(struct gtsc_file_sink *fs)
+{
+	fs->track_fresh = true;
+}
+
+size_t gtsc_file_sink__take_fresh(struct gtsc_file_sink *fs, const __u64 **sites)
+{
+	size_t n = fs->n_fresh;
+
+	*sites = fs->fresh;
+	fs->n_fresh = 0;
+	return n;
+}
+
 static void file_sink_free(struct gtsc_file_sink *fs)
 {
+	free(fs->fresh);
 	strbuf_free(&fs->stacks);
 	free(fs->sites.slot);
 	free(fs);

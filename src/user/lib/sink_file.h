@@ -26,6 +26,13 @@ int gtsc_file_sink__add_stack(struct gtsc_file_sink *fs, const char *source, __u
 			      const __u64 *ips, size_t n);
 /* Writes STACKS, KSYMS (call sites and stack frames seen), TRAILER; closes. Frees FS. */
 int gtsc_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trailer);
+/*
+ * Keeps the call sites first seen since the last take_fresh: a stream
+ * names them as it goes (KSYMS chunks) rather than only at its end.
+ */
+void gtsc_file_sink__track_fresh(struct gtsc_file_sink *fs);
+/* The fresh call sites in *SITES (valid until the next record), and forgets them. */
+size_t gtsc_file_sink__take_fresh(struct gtsc_file_sink *fs, const __u64 **sites);
 __u64 gtsc_file_sink__bytes(const struct gtsc_file_sink *fs);
 /* Closes without a trailer (error paths). Frees FS. */
 void gtsc_file_sink__abort(struct gtsc_file_sink *fs);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "feature_probe.h"
+#include "gtsc_shared.h"
 #include "sources.h"
 #include "strbuf.h"
 
@@ -14,6 +15,8 @@ struct source_def {
 	const char *btf_prog, *btf_tp, *btf_spec;
 	/* Fallback: classic tracepoint fb_cat/fb_tp, or raw_tp when fb_cat is NULL. */
 	const char *fb_prog, *fb_cat, *fb_tp;
+	/* Its rescue programs' gtsc_rescued slot + 1 (0: none); named <prog>_r, <prog>_r2. */
+	int rescue;
 };
 
 /*
@@ -27,9 +30,9 @@ static const struct source_def defs[] = {
 	{ "task:exec", GTSC_SRC_TASK, "gtsc_task_exec", "sched_process_exec", "P:task_struct" },
 	{ "task:exit", GTSC_SRC_TASK, "gtsc_task_exit", "sched_process_exit", "P:task_struct" },
 	{ "syscalls:sys_enter", GTSC_SRC_SYSCALLS, "gtsc_sys_enter_btf", "sys_enter",
-	  "P:pt_regs,i", "gtsc_sys_enter_raw" },
+	  "P:pt_regs,i", "gtsc_sys_enter_raw", .rescue = GTSC_RESCUE_SYS_ENTER + 1 },
 	{ "syscalls:sys_exit", GTSC_SRC_SYSCALLS, "gtsc_sys_exit_btf", "sys_exit", "P:pt_regs,i",
-	  "gtsc_sys_exit_raw" },
+	  "gtsc_sys_exit_raw", .rescue = GTSC_RESCUE_SYS_EXIT + 1 },
 	{ "kmem:kmalloc", GTSC_SRC_KMEM, "gtsc_kmalloc_btf", "kmalloc", "i,p,i,i,i,i",
 	  "gtsc_kmalloc_tp", "kmem", "kmalloc" },
 	{ "kmem:kfree", GTSC_SRC_KMEM, "gtsc_kfree_btf", "kfree", "i,p", "gtsc_kfree_tp", "kmem",
@@ -99,6 +102,20 @@ static void set_autoload(struct bpf_object *obj, const char *prog, bool on)
 		bpf_program__set_autoload(p, on);
 }
 
+/* PROG's rescue programs ("<prog>_r", "<prog>_r2"), loaded with it. */
+static void set_rescue(struct bpf_object *obj, struct gtsc_source_choice *c, const char *prog,
+		       bool on)
+{
+	for (int l = 0; l < GTSC_RESCUE_LEVELS; l++) {
+		char name[sizeof(c->rescue[l])];
+
+		snprintf(name, sizeof(name), l ? "%.44s_r%d" : "%.44s_r", prog, l + 1);
+		set_autoload(obj, name, on);
+		if (on)
+			memcpy(c->rescue[l], name, sizeof(name));
+	}
+}
+
 static void plan_one(struct gtsc_source_choice *c, const struct source_def *d,
 		     const struct gtsc_features *f)
 {
@@ -159,6 +176,7 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
 		const struct source_def *d = &defs[i];
 		struct gtsc_source_choice *c = &plan->src[plan->n++];
+		bool rescue;
 
 		c->name = d->name;
 		c->mask = d->mask;
@@ -167,6 +185,13 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 			plan_one(c, d, f);
 		set_autoload(obj, d->btf_prog, c->prog && c->prog == d->btf_prog);
 		set_autoload(obj, d->fb_prog, c->prog && c->prog == d->fb_prog);
+		/* Without preemption nothing nests on these hooks: no rescue needed. */
+		rescue = d->rescue && f->has[GTSC_FEAT_BPF_PREEMPTIBLE];
+		c->rescue_slot = d->rescue - 1;
+		if (d->rescue && d->btf_prog)
+			set_rescue(obj, c, d->btf_prog, rescue && c->prog && c->prog == d->btf_prog);
+		if (d->rescue && d->fb_prog)
+			set_rescue(obj, c, d->fb_prog, rescue && c->prog && c->prog == d->fb_prog);
 	}
 	plan_funcs(plan, obj, f, mask & GTSC_SRC_FUNCS);
 	return 0;

@@ -24,6 +24,7 @@ enum gtsc_source_mask {
 };
 
 #define GTSC_MAX_SOURCES 16
+#define GTSC_RESCUE_LEVELS 2 /* a program's rescue programs: <prog>_r, <prog>_r2 */
 
 struct gtsc_source_choice {
 	const char *name;    /* "kmem:kmalloc" */
@@ -32,6 +33,9 @@ struct gtsc_source_choice {
 	char why[160];	     /* why the preferred variant or the source was left out */
 	bool wanted;	     /* in the session's source mask */
 	unsigned int mask;   /* the enum gtsc_source_mask bit it belongs to */
+	/* Its rescue programs (gtsc_shared.h), in attach order; "" without. */
+	char rescue[GTSC_RESCUE_LEVELS][48];
+	int rescue_slot; /* their gtsc_rescued slot, -1 without */
 };
 
 struct gtsc_source_plan {

@@ -171,13 +171,13 @@ int gtsc_syscall_decoder__finish(struct gtsc_syscall_decoder *d)
 	return d ? syscall_joiner__finish(d->join) : -EINVAL;
 }
 
-/* snprintf's contract on an sd_buf: at most SIZE - 1 bytes and a NUL. */
-static struct sd_buf buf_of(char *buf, size_t size)
+/* snprintf's contract on a gtsc_buf: at most SIZE - 1 bytes and a NUL. */
+static struct gtsc_buf buf_of(char *buf, size_t size)
 {
-	return (struct sd_buf){ .p = buf, .cap = size ? size - 1 : 0 };
+	return (struct gtsc_buf){ .p = buf, .cap = size ? size - 1 : 0 };
 }
 
-static int buf_end(struct sd_buf *b, size_t size)
+static int buf_end(struct gtsc_buf *b, size_t size)
 {
 	if (size)
 		b->p[b->len] = '\0';
@@ -211,7 +211,7 @@ static struct sd_call sd_call_of(struct gtsc_syscall_decoder *d, const struct gt
 int gtsc_syscall_decoder__text(struct gtsc_syscall_decoder *d, const struct gtsc_syscall *call,
 			       char *buf, size_t size)
 {
-	struct sd_buf b = buf_of(buf, size);
+	struct gtsc_buf b = buf_of(buf, size);
 	struct sd_call sc;
 
 	if (!d || !call || !buf_ok(buf, size) || (unsigned int)call->part > GTSC_SYSCALL_RESUMED)
@@ -224,7 +224,7 @@ int gtsc_syscall_decoder__text(struct gtsc_syscall_decoder *d, const struct gtsc
 int gtsc_syscall_decoder__json(struct gtsc_syscall_decoder *d, const struct gtsc_syscall *call,
 			       char *buf, size_t size)
 {
-	struct sd_buf b = buf_of(buf, size);
+	struct gtsc_buf b = buf_of(buf, size);
 	struct sd_call sc;
 
 	if (!d || !call || !buf_ok(buf, size))
@@ -260,7 +260,7 @@ const char *gtsc_syscall_decoder__name(struct gtsc_syscall_decoder *d, int nr, c
 int gtsc_syscall_decoder__task_exit(struct gtsc_syscall_decoder *d, const struct gtsc_rec_task *tk,
 				    char *buf, size_t size)
 {
-	struct sd_buf b = buf_of(buf, size);
+	struct gtsc_buf b = buf_of(buf, size);
 	int sig;
 
 	if (!d || !tk || !buf_ok(buf, size) || tk->hdr.type != GTSC_REC_TASK ||
@@ -268,15 +268,15 @@ int gtsc_syscall_decoder__task_exit(struct gtsc_syscall_decoder *d, const struct
 		return -EINVAL;
 	sig = tk->exit_code & 0x7f;
 	if (!sig) {
-		sd_puts(&b, "+++ exited with ");
-		sd_putu(&b, (tk->exit_code >> 8) & 0xff);
+		gtsc_buf__puts(&b, "+++ exited with ");
+		gtsc_buf__putu(&b, (tk->exit_code >> 8) & 0xff);
 	} else {
-		sd_puts(&b, "+++ killed by ");
+		gtsc_buf__puts(&b, "+++ killed by ");
 		sp_signal(&b, sig);
 		if (tk->exit_code & 0x80)
-			sd_puts(&b, " (core dumped)");
+			gtsc_buf__puts(&b, " (core dumped)");
 	}
-	sd_puts(&b, " +++");
+	gtsc_buf__puts(&b, " +++");
 	return buf_end(&b, size);
 }
 

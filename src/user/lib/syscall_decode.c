@@ -179,7 +179,7 @@ struct sd_item {
 
 struct sd_ctx {
 	struct syscall_decoder *d;
-	struct sd_buf *b;
+	struct gtsc_buf *b;
 	const struct sd_call *c;
 	const struct sd_plan *p;
 	const __u64 *args;
@@ -209,7 +209,7 @@ static void items_add(struct sd_ctx *x, const void *rec, size_t fixed, size_t si
 	}
 }
 
-static void ctx_init(struct sd_ctx *x, struct syscall_decoder *d, struct sd_buf *b,
+static void ctx_init(struct sd_ctx *x, struct syscall_decoder *d, struct gtsc_buf *b,
 		     const struct sd_call *c)
 {
 	static const __u64 no_args[6];
@@ -266,12 +266,12 @@ static const struct sd_item *usable_item(const struct sd_ctx *x, int i)
 	return it && !(it->h->flags & GTSC_PAY_FAULT) ? it : NULL;
 }
 
-static void put_ptr(struct sd_buf *b, __u64 v)
+static void put_ptr(struct gtsc_buf *b, __u64 v)
 {
 	if (v)
-		sd_putx(b, v);
+		gtsc_buf__putx(b, v);
 	else
-		sd_puts(b, "NULL");
+		gtsc_buf__puts(b, "NULL");
 }
 
 static __u64 arg_val(const struct sd_ctx *x, int i)
@@ -321,18 +321,18 @@ static void put_struct(struct sd_ctx *x, enum sd_how how, const struct sd_item *
 	case D_SIGSET: sp_sigset(x->b, n >= 8 ? sp_get64(p) : 0); break;
 	case D_SIGACTION: sp_sigaction(x->b, p, n); break;
 	case D_TIMESPEC:
-		sd_puts(x->b, "{tv_sec=");
-		sd_puti(x->b, n >= 8 ? (__s64)sp_get64(p) : 0);
-		sd_puts(x->b, ", tv_nsec=");
-		sd_puti(x->b, n >= 16 ? (__s64)sp_get64(p + 8) : 0);
-		sd_putc(x->b, '}');
+		gtsc_buf__puts(x->b, "{tv_sec=");
+		gtsc_buf__puti(x->b, n >= 8 ? (__s64)sp_get64(p) : 0);
+		gtsc_buf__puts(x->b, ", tv_nsec=");
+		gtsc_buf__puti(x->b, n >= 16 ? (__s64)sp_get64(p + 8) : 0);
+		gtsc_buf__putc(x->b, '}');
 		break;
 	case D_RLIMIT:
-		sd_puts(x->b, "{rlim_cur=");
+		gtsc_buf__puts(x->b, "{rlim_cur=");
 		sp_rlim(x->b, n >= 8 ? sp_get64(p) : 0);
-		sd_puts(x->b, ", rlim_max=");
+		gtsc_buf__puts(x->b, ", rlim_max=");
 		sp_rlim(x->b, n >= 16 ? sp_get64(p + 8) : 0);
-		sd_putc(x->b, '}');
+		gtsc_buf__putc(x->b, '}');
 		break;
 	case D_HEXBUF: put_data(x, it, true, true); break;
 	case D_POLLFDS: sp_pollfds(x->b, p, n); break;
@@ -351,18 +351,18 @@ static void put_argv(struct sd_ctx *x, int i)
 		put_ptr(x->b, x->args[i]);
 		return;
 	}
-	sd_putc(x->b, '[');
+	gtsc_buf__putc(x->b, '[');
 	for (int k = 0; it && !(it->h->flags & GTSC_PAY_FAULT); it = item_for(x, i, ++k, false)) {
 		if (k)
-			sd_puts(x->b, ", ");
+			gtsc_buf__puts(x->b, ", ");
 		put_data(x, it, false, true); /* strace cuts argv strings at -s */
 		more = it->h->flags & GTSC_PAY_MORE;
 		if (k == 255)
 			break;
 	}
 	if (more)
-		sd_puts(x->b, ", ...");
-	sd_putc(x->b, ']');
+		gtsc_buf__puts(x->b, ", ...");
+	gtsc_buf__putc(x->b, ']');
 }
 
 /* envp: strace shows the pointer and how many variables there are. */
@@ -377,9 +377,9 @@ static void put_envp(struct sd_ctx *x, int i)
 			return; /* the count is not known */
 	if (!k)
 		return;
-	sd_puts(x->b, " /* ");
-	sd_putu(x->b, k);
-	sd_puts(x->b, k == 1 ? " var */" : " vars */");
+	gtsc_buf__puts(x->b, " /* ");
+	gtsc_buf__putu(x->b, k);
+	gtsc_buf__puts(x->b, k == 1 ? " var */" : " vars */");
 }
 
 /*
@@ -405,13 +405,13 @@ static void put_socklen(struct sd_ctx *x, int i)
 	}
 	v_in = in ? sp_get32(in->data) : 0;
 	v_out = out ? sp_get32(out->data) : 0;
-	sd_putc(x->b, '[');
-	sd_putu(x->b, in ? v_in : v_out);
+	gtsc_buf__putc(x->b, '[');
+	gtsc_buf__putu(x->b, in ? v_in : v_out);
 	if (in && out && v_in != v_out) {
-		sd_puts(x->b, " => ");
-		sd_putu(x->b, v_out);
+		gtsc_buf__puts(x->b, " => ");
+		gtsc_buf__putu(x->b, v_out);
 	}
-	sd_putc(x->b, ']');
+	gtsc_buf__putc(x->b, ']');
 }
 
 /* ---- arguments whose meaning depends on another ---- */
@@ -426,7 +426,7 @@ static void put_fcntl_arg(struct sd_ctx *x, int i)
 	case 1027: /* F_DUPFD_QUERY */
 	case 1030: /* F_DUPFD_CLOEXEC */
 	case 1031: /* F_SETPIPE_SZ */
-		sd_puti(x->b, (__s32)v);
+		gtsc_buf__puti(x->b, (__s32)v);
 		break;
 	case 2: sp_flags(x->b, &xlat_fd_flags, v); break;	   /* F_SETFD */
 	case 4: sp_open_flags(x->b, v); break;			   /* F_SETFL */
@@ -446,7 +446,7 @@ static void put_sock_proto(struct sd_ctx *x, int i)
 	case 2:
 	case 10: sp_enum(x->b, &xlat_inet_proto, v); break; /* AF_INET, AF_INET6 */
 	case 16: sp_enum(x->b, &xlat_netlink_proto, v); break;
-	default: sd_puti(x->b, (__s32)v); break;
+	default: gtsc_buf__puti(x->b, (__s32)v); break;
 	}
 }
 
@@ -459,7 +459,7 @@ static void put_sockopt(struct sd_ctx *x, int i)
 	case 1: sp_enum(x->b, &xlat_sockopt_socket, v); break;
 	case 6: sp_enum(x->b, &xlat_sockopt_tcp, v); break;
 	case 41: sp_enum(x->b, &xlat_sockopt_ipv6, v); break;
-	default: sd_puti(x->b, (__s32)v); break;
+	default: gtsc_buf__puti(x->b, (__s32)v); break;
 	}
 }
 
@@ -485,16 +485,16 @@ static void put_futex_val3(struct sd_ctx *x, int i)
 	case 9:	 /* WAIT_BITSET */
 	case 10: /* WAKE_BITSET */
 		if (v == 0xffffffff)
-			sd_puts(x->b, "FUTEX_BITSET_MATCH_ANY");
+			gtsc_buf__puts(x->b, "FUTEX_BITSET_MATCH_ANY");
 		else
-			sd_putx(x->b, v);
+			gtsc_buf__putx(x->b, v);
 		break;
 	case 5: sp_futex_wake_op(x->b, v); break;
 	case 4:	 /* CMP_REQUEUE */
 	case 12: /* CMP_REQUEUE_PI */
-		sd_putu(x->b, v);
+		gtsc_buf__putu(x->b, v);
 		break;
-	default: sd_putx(x->b, v); break;
+	default: gtsc_buf__putx(x->b, v); break;
 	}
 }
 
@@ -516,9 +516,9 @@ static void put_prctl_arg2(struct sd_ctx *x, int i)
 		return;
 	}
 	if (xlat_name(&xlat_prctl_option, option))
-		sd_putu(x->b, x->args[i]);
+		gtsc_buf__putu(x->b, x->args[i]);
 	else
-		sd_putx(x->b, x->args[i]);
+		gtsc_buf__putx(x->b, x->args[i]);
 }
 
 /* ---- one argument ---- */
@@ -526,25 +526,25 @@ static void put_prctl_arg2(struct sd_ctx *x, int i)
 static void put_value(struct sd_ctx *x, int i)
 {
 	const struct sd_argplan *a = &x->p->a[i];
-	struct sd_buf *b = x->b;
+	struct gtsc_buf *b = x->b;
 	const struct sd_item *it;
 
 	switch (a->r.how) {
-	case D_INT: sd_puti(b, arg_sval(x, i)); break;
-	case D_UINT: sd_putu(b, arg_val(x, i)); break;
+	case D_INT: gtsc_buf__puti(b, arg_sval(x, i)); break;
+	case D_UINT: gtsc_buf__putu(b, arg_val(x, i)); break;
 	case D_OCT: sp_oct(b, arg_val(x, i)); break;
-	case D_FD: sd_puti(b, (__s32)x->args[i]); break;
+	case D_FD: gtsc_buf__puti(b, (__s32)x->args[i]); break;
 	case D_DIRFD:
 		if ((__s32)x->args[i] == XLAT_AT_FDCWD)
-			sd_puts(b, "AT_FDCWD");
+			gtsc_buf__puts(b, "AT_FDCWD");
 		else
-			sd_puti(b, (__s32)x->args[i]);
+			gtsc_buf__puti(b, (__s32)x->args[i]);
 		break;
 	case D_UID:
 		if ((__u32)x->args[i] == 0xffffffff)
-			sd_puts(b, "-1");
+			gtsc_buf__puts(b, "-1");
 		else
-			sd_putu(b, (__u32)x->args[i]);
+			gtsc_buf__putu(b, (__u32)x->args[i]);
 		break;
 	case D_ENUM: sp_enum(b, a->r.x, arg_val(x, i)); break;
 	case D_FLAGS: sp_flags(b, a->r.x, arg_val(x, i)); break;
@@ -560,7 +560,7 @@ static void put_value(struct sd_ctx *x, int i)
 	case D_FUTEX_OP: sp_futex_op(b, x->args[i]); break;
 	case D_FUTEX_ARG3:
 		if (!futex_has_timeout(x->args[1]))
-			sd_putu(b, (__u32)x->args[i]);
+			gtsc_buf__putu(b, (__u32)x->args[i]);
 		else if ((it = usable_item(x, i)))
 			put_struct(x, D_TIMESPEC, it);
 		else
@@ -604,7 +604,7 @@ static void put_value(struct sd_ctx *x, int i)
 		else
 			put_ptr(b, x->args[i]);
 		break;
-	default: sd_putx(b, arg_val(x, i)); break; /* D_HEX */
+	default: gtsc_buf__putx(b, arg_val(x, i)); break; /* D_HEX */
 	}
 }
 
@@ -615,15 +615,15 @@ static void put_arg(struct sd_ctx *x, int i)
 	unsigned int style = x->d->o.style;
 
 	if ((style & SD_ARG_TYPES) && a->type) {
-		sd_puts(x->b, a->type);
-		sd_putc(x->b, ' ');
+		gtsc_buf__puts(x->b, a->type);
+		gtsc_buf__putc(x->b, ' ');
 	}
 	if (l && l->label[i]) {
-		sd_puts(x->b, l->label[i]);
-		sd_puts(x->b, style & SD_ARG_NAMES ? ": " : "=");
+		gtsc_buf__puts(x->b, l->label[i]);
+		gtsc_buf__puts(x->b, style & SD_ARG_NAMES ? ": " : "=");
 	} else if ((style & SD_ARG_NAMES) && a->name) {
-		sd_puts(x->b, a->name);
-		sd_puts(x->b, ": ");
+		gtsc_buf__puts(x->b, a->name);
+		gtsc_buf__puts(x->b, ": ");
 	}
 	put_value(x, i);
 }
@@ -651,11 +651,11 @@ static int put_args(struct sd_ctx *x, int from, bool stop_at_out)
 			continue;
 		if (stop_at_out && x->p->a[i].r.out) {
 			if (!first)
-				sd_puts(x->b, ", "); /* strace: "wait4(6414,  <unfinished ...>" */
+				gtsc_buf__puts(x->b, ", "); /* strace: "wait4(6414,  <unfinished ...>" */
 			return k;
 		}
 		if (!first)
-			sd_puts(x->b, ", ");
+			gtsc_buf__puts(x->b, ", ");
 		put_arg(x, i);
 		first = false;
 	}
@@ -669,39 +669,39 @@ bool sd_call_failed(const struct sd_call *c)
 	return c->exit && c->exit->ret < 0 && c->exit->ret >= -ERRNO_MAX;
 }
 
-static void put_error(struct sd_buf *b, __s64 ret)
+static void put_error(struct gtsc_buf *b, __s64 ret)
 {
 	const struct xlat_errno *e = xlat_errno(-ret);
 	bool restart = -ret == 512 || -ret == 513 || -ret == 514 || -ret == 516;
 
 	/* The ERESTART family never reaches the caller: the call is restarted. */
-	sd_puts(b, restart ? "? " : "-1 ");
+	gtsc_buf__puts(b, restart ? "? " : "-1 ");
 	if (!e) {
-		sd_puts(b, "(errno ");
-		sd_putu(b, -ret);
-		sd_putc(b, ')');
+		gtsc_buf__puts(b, "(errno ");
+		gtsc_buf__putu(b, -ret);
+		gtsc_buf__putc(b, ')');
 		return;
 	}
-	sd_puts(b, e->name);
-	sd_puts(b, " (");
-	sd_puts(b, e->msg);
-	sd_putc(b, ')');
+	gtsc_buf__puts(b, e->name);
+	gtsc_buf__puts(b, " (");
+	gtsc_buf__puts(b, e->msg);
+	gtsc_buf__putc(b, ')');
 }
 
 /* strace's "0x1 (flags FD_CLOEXEC)": a flag word returned, in hex and by name. */
-static void put_ret_flags(struct sd_buf *b, __s64 ret, const char *what, const struct xlat *x)
+static void put_ret_flags(struct gtsc_buf *b, __s64 ret, const char *what, const struct xlat *x)
 {
-	sd_putx(b, ret);
+	gtsc_buf__putx(b, ret);
 	if (!ret && x)
 		return; /* F_GETFD, F_GET_SEALS: a bare 0; F_GETFL still names O_RDONLY */
-	sd_puts(b, " (");
-	sd_puts(b, what);
-	sd_putc(b, ' ');
+	gtsc_buf__puts(b, " (");
+	gtsc_buf__puts(b, what);
+	gtsc_buf__putc(b, ' ');
 	if (x)
 		sp_flags(b, x, ret);
 	else
 		sp_open_flags(b, ret);
-	sd_putc(b, ')');
+	gtsc_buf__putc(b, ')');
 }
 
 static void put_ret_fcntl(struct sd_ctx *x, __s64 ret)
@@ -711,7 +711,7 @@ static void put_ret_fcntl(struct sd_ctx *x, __s64 ret)
 	case 3: put_ret_flags(x->b, ret, "flags", NULL); break;		  /* F_GETFL */
 	case 1025: sp_enum(x->b, &xlat_lease_type, ret); break;		  /* F_GETLEASE */
 	case 1034: put_ret_flags(x->b, ret, "seals", &xlat_seals); break; /* F_GET_SEALS */
-	default: sd_puti(x->b, ret); break;
+	default: gtsc_buf__puti(x->b, ret); break;
 	}
 }
 
@@ -720,9 +720,9 @@ static void put_ret(struct sd_ctx *x)
 	enum sd_ret kind = x->p->rule ? x->p->rule->ret : R_INT;
 	__s64 ret;
 
-	sd_puts(x->b, " = ");
+	gtsc_buf__puts(x->b, " = ");
 	if (!x->c->exit) {
-		sd_putc(x->b, '?');
+		gtsc_buf__putc(x->b, '?');
 		return;
 	}
 	ret = x->c->exit->ret;
@@ -731,7 +731,7 @@ static void put_ret(struct sd_ctx *x)
 		return;
 	}
 	switch (kind) {
-	case R_HEX: sd_putx(x->b, ret); break;
+	case R_HEX: gtsc_buf__putx(x->b, ret); break;
 	case R_OCT: sp_oct(x->b, ret); break;
 	case R_FCNTL:
 		if (x->c->enter) {
@@ -740,12 +740,12 @@ static void put_ret(struct sd_ctx *x)
 		}
 		/* fallthrough */
 	default:
-		sd_puti(x->b, ret);
+		gtsc_buf__puti(x->b, ret);
 		/* PR_GET_DUMPABLE's answer by name */
 		if (kind == R_PRCTL && x->c->enter && (__u32)x->args[0] == 3) {
-			sd_puts(x->b, " (");
+			gtsc_buf__puts(x->b, " (");
 			sp_enum(x->b, &xlat_dumpable, ret);
-			sd_putc(x->b, ')');
+			gtsc_buf__putc(x->b, ')');
 		}
 		break;
 	}
@@ -755,12 +755,12 @@ static void put_ret(struct sd_ctx *x)
 
 const char *sd_call_name(const struct sd_call *c, char tmp[24])
 {
-	struct sd_buf b = { tmp, 0, 23 };
+	struct gtsc_buf b = { tmp, 0, 23 };
 
 	if (c->si)
 		return c->si->name;
-	sd_puts(&b, "syscall_");
-	sd_puti(&b, c->nr);
+	gtsc_buf__puts(&b, "syscall_");
+	gtsc_buf__puti(&b, c->nr);
 	tmp[b.len] = '\0';
 	return tmp;
 }
@@ -788,17 +788,17 @@ static int compat_nr_args(const struct sd_call *c)
 	return c->si && c->si->nr_args >= 0 && c->si->nr_args <= 6 ? c->si->nr_args : 6;
 }
 
-static void compat_args(struct sd_buf *b, const struct sd_call *c)
+static void compat_args(struct gtsc_buf *b, const struct sd_call *c)
 {
 	for (int i = 0; i < compat_nr_args(c); i++) {
 		if (i)
-			sd_puts(b, ", ");
-		sd_putx(b, c->enter->args[i]);
+			gtsc_buf__puts(b, ", ");
+		gtsc_buf__putx(b, c->enter->args[i]);
 	}
 }
 
 /* Only the return value matters: the plan of an unknown call is rule-less. */
-static void compat_ctx(struct sd_ctx *x, struct syscall_decoder *d, struct sd_buf *b,
+static void compat_ctx(struct sd_ctx *x, struct syscall_decoder *d, struct gtsc_buf *b,
 		       const struct sd_call *c)
 {
 	static const struct sd_plan none;
@@ -811,32 +811,32 @@ static void compat_ctx(struct sd_ctx *x, struct syscall_decoder *d, struct sd_bu
 	x->failed = sd_call_failed(c);
 }
 
-static void compat_text(struct syscall_decoder *d, struct sd_buf *b, const struct sd_call *c,
+static void compat_text(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c,
 			enum sd_part part, const char *name)
 {
 	struct sd_ctx x;
 
 	compat_ctx(&x, d, b, c);
 	if (part == SD_EXIT_PART) {
-		sd_puts(b, "<... ");
-		sd_puts(b, name);
-		sd_puts(b, " resumed>)");
+		gtsc_buf__puts(b, "<... ");
+		gtsc_buf__puts(b, name);
+		gtsc_buf__puts(b, " resumed>)");
 		put_ret(&x);
 		return;
 	}
-	sd_puts(b, name);
-	sd_putc(b, '(');
+	gtsc_buf__puts(b, name);
+	gtsc_buf__putc(b, '(');
 	if (c->enter)
 		compat_args(b, c);
 	if (part == SD_ENTER_PART) {
-		sd_puts(b, " <unfinished ...>");
+		gtsc_buf__puts(b, " <unfinished ...>");
 		return;
 	}
-	sd_putc(b, ')');
+	gtsc_buf__putc(b, ')');
 	put_ret(&x);
 }
 
-void syscall_decoder__text(struct syscall_decoder *d, struct sd_buf *b, const struct sd_call *c,
+void syscall_decoder__text(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c,
 			   enum sd_part part)
 {
 	struct sd_ctx x;
@@ -850,121 +850,121 @@ void syscall_decoder__text(struct syscall_decoder *d, struct sd_buf *b, const st
 	}
 	ctx_init(&x, d, b, c);
 	if (part == SD_EXIT_PART) {
-		sd_puts(b, "<... ");
-		sd_puts(b, name);
-		sd_puts(b, " resumed>");
+		gtsc_buf__puts(b, "<... ");
+		gtsc_buf__puts(b, name);
+		gtsc_buf__puts(b, " resumed>");
 		k = c->enter ? first_out(&x) : 6;
 		if (k < 6)
 			put_args(&x, k, false);
-		sd_putc(b, ')');
+		gtsc_buf__putc(b, ')');
 		put_ret(&x);
 		return;
 	}
-	sd_puts(b, name);
-	sd_putc(b, '(');
+	gtsc_buf__puts(b, name);
+	gtsc_buf__putc(b, '(');
 	if (part == SD_ENTER_PART) {
 		put_args(&x, 0, true);
-		sd_puts(b, " <unfinished ...>");
+		gtsc_buf__puts(b, " <unfinished ...>");
 		return;
 	}
 	put_args(&x, 0, false);
-	sd_putc(b, ')');
+	gtsc_buf__putc(b, ')');
 	put_ret(&x);
 }
 
 /* "value": the argument as the text form prints it. */
 static void json_value(struct sd_ctx *x, int i)
 {
-	struct sd_buf *out = x->b;
-	struct sd_buf v = { x->d->scratch, 0, sizeof(x->d->scratch) };
+	struct gtsc_buf *out = x->b;
+	struct gtsc_buf v = { x->d->scratch, 0, sizeof(x->d->scratch) };
 
 	x->b = &v;
 	put_value(x, i);
 	x->b = out;
-	sd_put_json_str(out, v.p, v.len);
+	gtsc_buf__put_json(out, v.p, v.len);
 }
 
 static void json_args(struct sd_ctx *x)
 {
 	unsigned int shown = shown_mask(x);
 
-	sd_puts(x->b, ",\"args\":[");
+	gtsc_buf__puts(x->b, ",\"args\":[");
 	for (int i = 0; i < x->p->nr_args; i++) {
 		const struct sd_argplan *a = &x->p->a[i];
 
-		sd_puts(x->b, i ? ",{" : "{");
+		gtsc_buf__puts(x->b, i ? ",{" : "{");
 		if (a->name) {
-			sd_puts(x->b, "\"name\":");
-			sd_put_json_str(x->b, a->name, strlen(a->name));
-			sd_puts(x->b, ",\"type\":");
-			sd_put_json_str(x->b, a->type, strlen(a->type));
-			sd_putc(x->b, ',');
+			gtsc_buf__puts(x->b, "\"name\":");
+			gtsc_buf__put_json(x->b, a->name, strlen(a->name));
+			gtsc_buf__puts(x->b, ",\"type\":");
+			gtsc_buf__put_json(x->b, a->type, strlen(a->type));
+			gtsc_buf__putc(x->b, ',');
 		}
-		sd_puts(x->b, "\"raw\":\"");
-		sd_putx(x->b, x->args[i]);
-		sd_putc(x->b, '"');
+		gtsc_buf__puts(x->b, "\"raw\":\"");
+		gtsc_buf__putx(x->b, x->args[i]);
+		gtsc_buf__putc(x->b, '"');
 		if (shown >> i & 1) {
-			sd_puts(x->b, ",\"value\":");
+			gtsc_buf__puts(x->b, ",\"value\":");
 			json_value(x, i);
 		}
-		sd_putc(x->b, '}');
+		gtsc_buf__putc(x->b, '}');
 	}
-	sd_putc(x->b, ']');
+	gtsc_buf__putc(x->b, ']');
 }
 
 /* Raw values only: {"raw":"0x4"}, as json_args without a prototype. */
-static void compat_json_args(struct sd_buf *b, const struct sd_call *c)
+static void compat_json_args(struct gtsc_buf *b, const struct sd_call *c)
 {
-	sd_puts(b, ",\"args\":[");
+	gtsc_buf__puts(b, ",\"args\":[");
 	for (int i = 0; i < compat_nr_args(c); i++) {
-		sd_puts(b, i ? ",{\"raw\":\"" : "{\"raw\":\"");
-		sd_putx(b, c->enter->args[i]);
-		sd_puts(b, "\"}");
+		gtsc_buf__puts(b, i ? ",{\"raw\":\"" : "{\"raw\":\"");
+		gtsc_buf__putx(b, c->enter->args[i]);
+		gtsc_buf__puts(b, "\"}");
 	}
-	sd_putc(b, ']');
+	gtsc_buf__putc(b, ']');
 }
 
-void syscall_decoder__json(struct syscall_decoder *d, struct sd_buf *b, const struct sd_call *c)
+void syscall_decoder__json(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c)
 {
 	struct sd_ctx x;
 	char tmp[24];
 	const char *name = sd_call_name(c, tmp);
-	struct sd_buf r = { d->scratch, 0, sizeof(d->scratch) };
+	struct gtsc_buf r = { d->scratch, 0, sizeof(d->scratch) };
 
 	if (c->compat)
 		compat_ctx(&x, d, b, c);
 	else
 		ctx_init(&x, d, b, c);
-	sd_puts(b, "\"syscall\":");
-	sd_put_json_str(b, name, strlen(name));
-	sd_puts(b, ",\"nr\":");
-	sd_puti(b, c->nr);
+	gtsc_buf__puts(b, "\"syscall\":");
+	gtsc_buf__put_json(b, name, strlen(name));
+	gtsc_buf__puts(b, ",\"nr\":");
+	gtsc_buf__puti(b, c->nr);
 	if (c->compat)
-		sd_puts(b, ",\"compat\":true,\"abi\":\"i386\"");
+		gtsc_buf__puts(b, ",\"compat\":true,\"abi\":\"i386\"");
 	if (c->enter && c->compat)
 		compat_json_args(b, c);
 	else if (c->enter)
 		json_args(&x);
 	else
-		sd_puts(b, ",\"args\":null");
+		gtsc_buf__puts(b, ",\"args\":null");
 	if (!c->exit) {
-		sd_puts(b, ",\"ret\":null");
+		gtsc_buf__puts(b, ",\"ret\":null");
 		return;
 	}
-	sd_puts(b, ",\"ret\":");
-	sd_puti(b, c->exit->ret);
+	gtsc_buf__puts(b, ",\"ret\":");
+	gtsc_buf__puti(b, c->exit->ret);
 	x.b = &r;
 	put_ret(&x);
 	x.b = b;
-	sd_puts(b, ",\"ret_text\":");
-	sd_put_json_str(b, r.p + 3, r.len - 3); /* without " = " */
+	gtsc_buf__puts(b, ",\"ret_text\":");
+	gtsc_buf__put_json(b, r.p + 3, r.len - 3); /* without " = " */
 	if (x.failed) {
 		const struct xlat_errno *e = xlat_errno(-c->exit->ret);
 
-		sd_puts(b, ",\"errno\":");
+		gtsc_buf__puts(b, ",\"errno\":");
 		if (e)
-			sd_put_json_str(b, e->name, strlen(e->name));
+			gtsc_buf__put_json(b, e->name, strlen(e->name));
 		else
-			sd_puti(b, -c->exit->ret);
+			gtsc_buf__puti(b, -c->exit->ret);
 	}
 }

@@ -20,31 +20,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gtsc/records.h"
+#include "buf_util.h"
 
 struct gtsc_syscall_info;
 struct syscall_decoder;
 
 /* Version of the rules and tables (syscall_rules.c); traces record it as decode_tables=N. */
 extern const unsigned int decode_tables_version;
-
-/*
- * A fixed-capacity output buffer: appends past CAP are dropped, never
- * overflow, and counted in LOST (len + lost is what snprintf would return).
- */
-struct sd_buf {
-	char *p;
-	size_t len, cap;
-	size_t lost;
-};
-
-void sd_putc(struct sd_buf *b, char c);
-void sd_puts(struct sd_buf *b, const char *s);
-void sd_putmem(struct sd_buf *b, const void *s, size_t n);
-void sd_putu(struct sd_buf *b, __u64 v);
-void sd_puti(struct sd_buf *b, __s64 v);
-void sd_putx(struct sd_buf *b, __u64 v); /* 0 or 0x1f */
-/* N bytes of S as a JSON string, quotes included. */
-void sd_put_json_str(struct sd_buf *b, const char *s, size_t n);
 
 enum sd_style {
 	SD_ARG_NAMES = 1 << 0, /* "fd: 3" (the default of report --syscalls) */
@@ -89,13 +71,13 @@ const char *sd_call_name(const struct sd_call *c, char tmp[24]);
 bool sd_call_failed(const struct sd_call *c);
 
 /* Appends the strace-form text of PART of C. */
-void syscall_decoder__text(struct syscall_decoder *d, struct sd_buf *b, const struct sd_call *c,
+void syscall_decoder__text(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c,
 			   enum sd_part part);
 /*
  * Appends JSON members (no braces): "syscall", "nr", "args" (each with name,
  * type, raw and decoded value), "ret" (null when unknown), "ret_text",
  * "errno" when failed.
  */
-void syscall_decoder__json(struct syscall_decoder *d, struct sd_buf *b, const struct sd_call *c);
+void syscall_decoder__json(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c);
 
 #endif

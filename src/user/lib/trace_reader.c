@@ -15,6 +15,15 @@
  * reaching userspace at most one round late still lands in order.  What is
  * left afterwards comes from the current batch only, so buffers of older
  * batches are recycled and memory stays at about two rounds.
+ *
+ * Several files of one recording (record --switch-output) are indexed as
+ * one: their metadata must match the first's and is read once, their
+ * trailers' counts add up.  A stream (a pipe, "-") cannot be indexed: its
+ * chunks are read in order as they come, metadata where it arrives (the
+ * trailer and the late symbols last), DATA chunks as next() needs them, so
+ * memory stays at two rounds there too.  The recorder's live view feeds a
+ * stream from memory (gtsc_reader__feed): next() then says -EAGAIN when it
+ * needs a round not fed yet.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +35,11 @@
 #include <unistd.h>
 #include <lz4.h>
 #include <zlib.h>
+#include <zstd.h>
 
+#include "col_codec.h"
+#include "events.h"
+#include "metadata.h"
 #include "trace_reader.h"
 #include "trace_util.h"
 
@@ -59,7 +72,31 @@ struct text {
 struct data_chunk {
 	__u64 pos; /* of its header */
 	__u32 idx; /* chunk number in file order */
+	__u32 in;  /* which input */
 	struct gtsc_chunk_hdr h;
+};
+
+/* One file of the trace; a stream has one input. */
+struct input {
+	int fd;
+	__u64 size; /* files: bytes at open */
+	__u64 base; /* bytes of the inputs before it */
+};
+
+/* A stream's bytes: ibuf[ipos, ilen) are read and not consumed yet. */
+struct stream {
+	bool on;
+	bool feed, fed_all; /* bytes come from gtsc_reader__feed */
+	bool want_hdr;	    /* a file header comes next (first, or after a trailer) */
+	bool file_trailer;  /* the current file's trailer was read */
+	bool end;	    /* no chunk follows */
+	bool have_cur;	    /* cur is a DATA chunk whole at ibuf[ipos] */
+	struct data_chunk cur;
+	char *ibuf;
+	size_t ipos, ilen, icap;
+	__u64 pos;  /* of ibuf[ipos] in the current file */
+	__u64 done; /* bytes consumed */
+	__u32 idx;  /* the next chunk's number */
 };
 
 /* A decompressed DATA chunk, kept while records of its batch may be pending. */
@@ -70,7 +107,12 @@ struct rbuf {
 };
 
 struct gtsc_reader {
-	int fd;
+	struct input *in;
+	size_t n_in;
+	size_t cur_in; /* the input whose metadata is being read */
+	const char *const *paths;
+	struct stream st;
+	struct event_classes *classes; /* built at report time (events.c); NULL: ENOMEM */
 	bool unordered;
 	char *errbuf;
 	size_t errbuf_sz;
@@ -102,6 +144,8 @@ struct gtsc_reader {
 	__u64 *stack_ips;
 	size_t n_stack_ips, cap_stack_ips;
 	bool has_trailer;
+	bool file_trailer; /* the file being walked or streamed has one */
+	size_t file_no;	   /* of that file in the trace: 0 first */
 	__u64 prog_misses;
 
 	bool damaged;
@@ -118,6 +162,10 @@ struct gtsc_reader {
 	bool zs_ready;
 	char *stored; /* compressed bytes of the chunk being read */
 	size_t stored_cap;
+	ZSTD_DCtx *zstd;	 /* made at the first zstd chunk */
+	struct col_coder *cols; /* made at the first column chunk */
+	char *colbuf;		 /* the columns of the chunk being read */
+	size_t colbuf_cap;
 
 	struct rbuf *live;
 	size_t n_live, cap_live;
@@ -266,28 +314,37 @@ static int check_file_hdr(struct gtsc_reader *r, const char *path)
 	return 0;
 }
 
-static int read_file_hdr(struct gtsc_reader *r, const char *path)
+/* The first N bytes of a trace, BUF, as its file header: 0 or -errno (said why). */
+static int take_file_hdr(struct gtsc_reader *r, const char *path, const void *buf, size_t n)
 {
 	size_t magic_len = sizeof(r->fh.magic);
+
+	if (n < magic_len)
+		magic_len = n;
+	if (memcmp(buf, GTSC_FILE_MAGIC, magic_len)) {
+		set_err(r, "%s is not a gtsc trace file", path);
+		return -EBADMSG;
+	}
+	if (n < sizeof(r->fh)) {
+		set_err(r, "%s ends inside its file header (%zu of %zu bytes): it is empty or was cut before recording began",
+			path, n, sizeof(r->fh));
+		return -EBADMSG;
+	}
+	memcpy(&r->fh, buf, sizeof(r->fh));
+	return check_file_hdr(r, path);
+}
+
+static int read_file_hdr(struct gtsc_reader *r, const char *path)
+{
+	struct gtsc_file_hdr fh;
 	ssize_t n;
 
-	n = pread_full(r->fd, &r->fh, sizeof(r->fh), 0);
+	n = pread_full(r->in[r->cur_in].fd, &fh, sizeof(fh), 0);
 	if (n < 0) {
 		set_err(r, "cannot read %s: %s", path, strerror((int)-n));
 		return (int)n;
 	}
-	if ((size_t)n < magic_len)
-		magic_len = n;
-	if (memcmp(r->fh.magic, GTSC_FILE_MAGIC, magic_len)) {
-		set_err(r, "%s is not a gtsc trace file", path);
-		return -EBADMSG;
-	}
-	if ((size_t)n < sizeof(r->fh)) {
-		set_err(r, "%s ends inside its file header (%zd of %zu bytes): it is empty or was cut before recording began",
-			path, n, sizeof(r->fh));
-		return -EBADMSG;
-	}
-	return check_file_hdr(r, path);
+	return take_file_hdr(r, path, &fh, n);
 }
 
 /* ---- metadata ---- */
@@ -388,12 +445,12 @@ static int parse_channel_line(struct gtsc_reader *r, char *line)
 static int parse_syscall_line(struct gtsc_reader *r, char *line)
 {
 	struct gtsc_syscall_info s = {};
-	char *f[2 + 2 * 6 + 1];
+	char *f[2 + 2 * 12 + 1]; /* room for 6.19+'s extra fields */
 	char *end;
 	long nr;
 	int n;
 
-	n = split_tabs(line, f, 2 + 2 * 6 + 1);
+	n = split_tabs(line, f, 2 + 2 * 12 + 1);
 	if (n < 2 || !*f[0] || !*f[1])
 		return 0;
 	errno = 0;
@@ -402,9 +459,13 @@ static int parse_syscall_line(struct gtsc_reader *r, char *line)
 		return 0;
 	s.nr = (int)nr;
 	copy_str(s.name, sizeof(s.name), f[1]);
-	for (int i = 2; i + 1 < n && s.nr_args < 6; i += 2, s.nr_args++) {
+	for (int i = 2; i + 1 < n && s.nr_args < 6; i += 2) {
+		/* Older recorders listed 6.19+'s user-memory fields as arguments. */
+		if (!gtsc_syscall_field_is_arg(f[i], f[i + 1]))
+			continue;
 		copy_str(s.arg_type[s.nr_args], sizeof(s.arg_type[0]), f[i]);
 		copy_str(s.arg_name[s.nr_args], sizeof(s.arg_name[0]), f[i + 1]);
+		s.nr_args++;
 	}
 	if (GROW(r->sys, r->cap_sys, r->n_sys + 1))
 		return -ENOMEM;
@@ -610,6 +671,60 @@ static int unlz4(struct gtsc_reader *r, const struct data_chunk *c, const char *
 	return 1;
 }
 
+static int bad_size(struct gtsc_reader *r, const struct data_chunk *c, bool in_data)
+{
+	mark_damaged(r, in_data,
+		     "chunk %u at byte %llu does not decompress to its stated %u bytes; records before it are readable",
+		     c->idx, (unsigned long long)c->pos, c->h.raw_len);
+	return 1;
+}
+
+/* Zstd's frame IN into OUT, exactly LEN bytes: 0, 1 when damaged, -errno. */
+static int unzstd_to(struct gtsc_reader *r, const struct data_chunk *c, const char *in, char *out,
+		     size_t len, bool in_data)
+{
+	size_t n;
+
+	if (!r->zstd && !(r->zstd = ZSTD_createDCtx()))
+		return -ENOMEM;
+	n = ZSTD_decompressDCtx(r->zstd, out, len, in, c->h.len);
+	if (ZSTD_isError(n) || n != len)
+		return bad_size(r, c, in_data);
+	return 0;
+}
+
+/*
+ * A zstd chunk (1.2): the frame holds the records, or their columns
+ * (GTSC_CHUNK_COLS), which are decoded into OUT's raw_len bytes.
+ */
+static int unzstd(struct gtsc_reader *r, const struct data_chunk *c, const char *in, char *out,
+		  bool in_data)
+{
+	unsigned long long clen;
+	int err;
+
+	if (!(c->h.flags & GTSC_CHUNK_COLS))
+		return unzstd_to(r, c, in, out, c->h.raw_len, in_data);
+	clen = ZSTD_getFrameContentSize(in, c->h.len);
+	if (clen > col_encode_bound(c->h.raw_len))
+		return bad_size(r, c, in_data);
+	if (!r->cols && !(r->cols = col_coder__new()))
+		return -ENOMEM;
+	if (GROW(r->colbuf, r->colbuf_cap, clen))
+		return -ENOMEM;
+	err = unzstd_to(r, c, in, r->colbuf, clen, in_data);
+	if (err)
+		return err;
+	err = col_coder__decode(r->cols, r->colbuf, clen, out, c->h.raw_len);
+	if (err == -ENOTSUP) {
+		mark_damaged(r, in_data,
+			     "chunk %u at byte %llu holds columns of a layout this gtsc-bpf does not know: a newer recorder wrote it; records before it are readable",
+			     c->idx, (unsigned long long)c->pos);
+		return 1;
+	}
+	return err ? bad_size(r, c, in_data) : 0;
+}
+
 /*
  * Reads chunk C's payload into OUT (room for raw_len bytes) and checks it.
  * 0: good; 1: damaged (said why); -errno: I/O error.
@@ -619,16 +734,25 @@ static int load_payload(struct gtsc_reader *r, const struct data_chunk *c, char 
 	const struct gtsc_chunk_hdr *h = &c->h;
 	bool zlib = h->flags & GTSC_CHUNK_ZLIB;
 	bool lz4 = h->flags & GTSC_CHUNK_LZ4;
+	bool zstd = h->flags & GTSC_CHUNK_ZSTD;
 	char *in = out;
 	ssize_t n;
 	int ret;
 
-	if (zlib || lz4) {
+	if (zlib || lz4 || zstd) {
 		if (GROW(r->stored, r->stored_cap, h->len))
 			return -ENOMEM;
 		in = r->stored;
 	}
-	n = pread_full(r->fd, in, h->len, c->pos + sizeof(*h));
+	if (r->st.on) {
+		/* the whole chunk is in the stream's buffer (stream_next) */
+		const char *stored = r->st.ibuf + r->st.ipos + sizeof(*h);
+
+		in = in == out ? memcpy(out, stored, h->len) : (char *)stored;
+		n = h->len;
+	} else {
+		n = pread_full(r->in[c->in].fd, in, h->len, c->pos + sizeof(*h));
+	}
 	if (n < 0)
 		return (int)n;
 	if ((size_t)n < h->len) {
@@ -646,6 +770,8 @@ static int load_payload(struct gtsc_reader *r, const struct data_chunk *c, char 
 	}
 	if (lz4)
 		return unlz4(r, c, in, out, in_data);
+	if (zstd)
+		return unzstd(r, c, in, out, in_data);
 	if (!zlib)
 		return 0;
 	if (inflateReset(&r->zs) != Z_OK)
@@ -666,7 +792,24 @@ static int load_payload(struct gtsc_reader *r, const struct data_chunk *c, char 
 	return 0;
 }
 
-/* 0, 1 when damaged, -errno. */
+/* What every file of a recording repeats: read from its first file only. */
+static bool recording_wide(enum gtsc_chunk_type type)
+{
+	return type != GTSC_CHUNK_TRAILER && type != GTSC_CHUNK_KSYMS && type != GTSC_CHUNK_STACKS;
+}
+
+/* A later file's META must be the first's, byte for byte: -EXDEV if not. */
+static int same_recording(struct gtsc_reader *r, enum gtsc_chunk_type type, const char *raw,
+			  size_t len)
+{
+	const struct text *t = &r->texts[GTSC_CHUNK_META];
+
+	if (type != GTSC_CHUNK_META || (t->len == len && !memcmp(t->buf, raw, len)))
+		return 0;
+	return -EXDEV;
+}
+
+/* 0, 1 when damaged, -errno (-EXDEV: a file of another recording). */
 static int load_meta_chunk(struct gtsc_reader *r, const struct data_chunk *c)
 {
 	enum gtsc_chunk_type type = c->h.type;
@@ -688,8 +831,10 @@ static int load_meta_chunk(struct gtsc_reader *r, const struct data_chunk *c)
 	/* unknown types were read for their CRC only: a flipped type byte must not hide data */
 	if (type >= GTSC_CHUNK_TYPE_MAX)
 		return 0;
+	if (r->file_no && recording_wide(type))
+		return same_recording(r, type, raw, c->h.raw_len);
 	if (type == GTSC_CHUNK_TRAILER)
-		r->has_trailer = true;
+		r->has_trailer = r->file_trailer = true;
 	err = append_text(&r->texts[type], raw, c->h.raw_len);
 	if (err)
 		return err;
@@ -697,6 +842,18 @@ static int load_meta_chunk(struct gtsc_reader *r, const struct data_chunk *c)
 }
 
 /* ---- the chunk walk ---- */
+
+#define KNOWN_CODECS (GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4 | GTSC_CHUNK_ZSTD | GTSC_CHUNK_COLS)
+
+/* At most one compressor; columns only inside zstd, and only in DATA. */
+static bool one_codec(__u16 flags)
+{
+	unsigned int z = flags & (GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4 | GTSC_CHUNK_ZSTD);
+
+	if (z & (z - 1))
+		return false;
+	return !(flags & GTSC_CHUNK_COLS) || (flags & GTSC_CHUNK_ZSTD);
+}
 
 static bool check_chunk_hdr(struct gtsc_reader *r, const struct data_chunk *c)
 {
@@ -715,14 +872,14 @@ static bool check_chunk_hdr(struct gtsc_reader *r, const struct data_chunk *c)
 			     c->idx, pos, h->seq);
 		return false;
 	}
-	if (h->flags & GTSC_CHUNK_CODEC_MASK & ~(GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4)) {
+	if (h->flags & GTSC_CHUNK_CODEC_MASK & ~KNOWN_CODECS) {
 		mark_damaged(r, false,
 			     "chunk %u at byte %llu is compressed in a way this gtsc-bpf does not know (flags 0x%x): a newer recorder wrote it, or it is damaged; records before it are readable",
 			     c->idx, pos, h->flags);
 		return false;
 	}
 	if (h->len > GTSC_CHUNK_MAX_LEN || h->raw_len > GTSC_CHUNK_MAX_LEN ||
-	    (h->flags & GTSC_CHUNK_ZLIB && h->flags & GTSC_CHUNK_LZ4) ||
+	    !one_codec(h->flags) ||
 	    (!(h->flags & GTSC_CHUNK_CODEC_MASK) && h->len != h->raw_len)) {
 		mark_damaged(r, false,
 			     "chunk %u at byte %llu has an impossible length; records before it are readable",
@@ -732,18 +889,20 @@ static bool check_chunk_hdr(struct gtsc_reader *r, const struct data_chunk *c)
 	return true;
 }
 
+/* Indexes input cur_in; 1 when damage stopped the walk, 0, -errno. */
 static int walk_chunks(struct gtsc_reader *r)
 {
-	struct data_chunk c = { .pos = r->fh.hdr_size };
+	struct data_chunk c = { .pos = r->fh.hdr_size, .in = r->cur_in };
 	int err;
 
+	r->file_trailer = false;
 	for (;; c.idx++) {
 		__u64 left = r->file_size - c.pos;
 		ssize_t n;
 
 		if (!left)
 			break;
-		n = left < sizeof(c.h) ? 0 : pread_full(r->fd, &c.h, sizeof(c.h), c.pos);
+		n = left < sizeof(c.h) ? 0 : pread_full(r->in[c.in].fd, &c.h, sizeof(c.h), c.pos);
 		if (n < 0)
 			return (int)n;
 		if ((size_t)n < sizeof(c.h) || (c.h.magic == GTSC_CHUNK_MAGIC &&
@@ -752,26 +911,26 @@ static int walk_chunks(struct gtsc_reader *r)
 			mark_damaged(r, false,
 				     "the file is truncated: it ends inside chunk %u at byte %llu; records up to there are readable",
 				     c.idx, (unsigned long long)c.pos);
-			break;
+			return 1;
 		}
 		if (!check_chunk_hdr(r, &c))
-			break;
+			return 1;
 		if (c.h.type == GTSC_CHUNK_DATA) {
 			if (GROW(r->chunks, r->cap_chunks, r->n_chunks + 1))
 				return -ENOMEM;
 			r->chunks[r->n_chunks++] = c;
 		} else {
 			err = load_meta_chunk(r, &c);
-			if (err < 0)
-				return err;
 			if (err)
-				break;
+				return err;
 		}
 		c.pos += sizeof(c.h) + c.h.len;
 	}
-	if (!r->has_trailer)
+	if (!r->file_trailer) {
 		mark_damaged(r, false,
 			     "the trace has no trailer: the recorder did not finish (killed?)");
+		return 1;
+	}
 	return 0;
 }
 
@@ -804,69 +963,303 @@ static int cmp_stack(const void *a, const void *b)
 	return c ? c : x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* ---- streams ---- */
+
+/*
+ * Makes N bytes available at ibuf[ipos]: 1, 0 when the input ends first,
+ * -EAGAIN when a feed has not given them yet, -errno.
+ */
+static int stream_need(struct gtsc_reader *r, size_t n)
+{
+	struct stream *st = &r->st;
+
+	while (st->ilen - st->ipos < n) {
+		ssize_t got;
+
+		if (st->feed)
+			return st->fed_all ? 0 : -EAGAIN;
+		if (st->ipos) {
+			memmove(st->ibuf, st->ibuf + st->ipos, st->ilen - st->ipos);
+			st->ilen -= st->ipos;
+			st->ipos = 0;
+		}
+		if (GROW(st->ibuf, st->icap, n > 65536 ? n : 65536))
+			return -ENOMEM;
+		got = read(r->in[0].fd, st->ibuf + st->ilen, st->icap - st->ilen);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (!got)
+			return 0;
+		st->ilen += got;
+	}
+	return 1;
+}
+
+static void stream_consume(struct gtsc_reader *r, size_t n)
+{
+	r->st.ipos += n;
+	r->st.pos += n;
+	r->st.done += n;
+}
+
+/* Ends the stream's chunks here: nothing after damage is yielded. */
+static int stream_stop(struct gtsc_reader *r)
+{
+	r->st.end = true;
+	r->stop = true;
+	return 0;
+}
+
+/*
+ * A file header, first in the stream or after a trailer (the files of a
+ * rotated recording, concatenated).  1 read, 0 at the end (or damage
+ * stopped the stream), -EAGAIN, -errno (the first header is bad: said why).
+ */
+static int stream_file_hdr(struct gtsc_reader *r, const char *path)
+{
+	struct stream *st = &r->st;
+	bool later = r->file_trailer; /* a part after a whole file */
+	int err = stream_need(r, sizeof(r->fh));
+	size_t left = st->ilen - st->ipos;
+
+	if (err < 0)
+		return err;
+	if (later && !left)
+		return stream_stop(r);
+	err = take_file_hdr(r, path, st->ibuf + st->ipos, left < sizeof(r->fh) ? left : sizeof(r->fh));
+	err = err ?: stream_need(r, r->fh.hdr_size) > 0 ? 0 : -EBADMSG;
+	if (err && !later)
+		return err;
+	if (err) {
+		mark_damaged(r, false,
+			     "the stream's part %zu does not start with a whole gtsc file header; records before it are readable",
+			     r->file_no + 2);
+		return stream_stop(r);
+	}
+	if (later)
+		r->file_no++;
+	st->pos = 0;
+	st->idx = 0;
+	stream_consume(r, r->fh.hdr_size);
+	st->want_hdr = false;
+	r->file_trailer = false;
+	return 1;
+}
+
+static void sort_tables(struct gtsc_reader *r, enum gtsc_chunk_type type);
+
+/* A metadata chunk whole at ibuf[ipos]: read, consumed.  0, or what stops the stream. */
+static int stream_meta(struct gtsc_reader *r, const struct data_chunk *c)
+{
+	int err = load_meta_chunk(r, c);
+
+	stream_consume(r, sizeof(c->h) + c->h.len);
+	if (err == -EXDEV) {
+		mark_damaged(r, false, "the stream's part %zu is not of the recording of its first part; records before it are readable",
+			     r->file_no + 1);
+		return stream_stop(r);
+	}
+	if (err)
+		return err < 0 ? err : stream_stop(r);
+	sort_tables(r, c->h.type);
+	if (c->h.type == GTSC_CHUNK_TRAILER)
+		r->st.want_hdr = true;
+	return 0;
+}
+
+/*
+ * Reads the stream up to its next DATA chunk, which is then whole at
+ * ibuf[ipos] as st.cur; metadata on the way is read.  1, 0 at the end,
+ * -EAGAIN (a feed), -errno.
+ */
+static int stream_next(struct gtsc_reader *r)
+{
+	struct stream *st = &r->st;
+	struct data_chunk c = {};
+	int err;
+
+	while (!st->have_cur && !st->end) {
+		if (st->want_hdr) {
+			err = stream_file_hdr(r, "the stream");
+			if (err < 0)
+				return err == -EAGAIN ? err : (r->st.end ? 0 : err);
+			continue;
+		}
+		err = stream_need(r, sizeof(c.h));
+		if (err < 0)
+			return err;
+		c.pos = st->pos;
+		c.idx = st->idx;
+		if (!err) {
+			if (st->ilen > st->ipos)
+				mark_damaged(r, false, "the stream is truncated: it ends inside chunk %u at byte %llu; records up to there are readable",
+					     c.idx, (unsigned long long)c.pos);
+			else
+				mark_damaged(r, false, "the trace has no trailer: the recorder did not finish (killed?)");
+			return stream_stop(r);
+		}
+		memcpy(&c.h, st->ibuf + st->ipos, sizeof(c.h));
+		if (!check_chunk_hdr(r, &c))
+			return stream_stop(r);
+		err = stream_need(r, sizeof(c.h) + c.h.len);
+		if (err < 0)
+			return err;
+		if (!err) {
+			mark_damaged(r, false, "the stream is truncated: it ends inside chunk %u at byte %llu; records up to there are readable",
+				     c.idx, (unsigned long long)c.pos);
+			return stream_stop(r);
+		}
+		st->idx++;
+		if (c.h.type == GTSC_CHUNK_DATA) {
+			st->cur = c;
+			st->have_cur = true;
+			break;
+		}
+		err = stream_meta(r, &c);
+		if (err)
+			return err;
+	}
+	return st->have_cur;
+}
+
+/* After the DATA chunk st.cur was read. */
+static void stream_took(struct gtsc_reader *r)
+{
+	stream_consume(r, sizeof(r->st.cur.h) + r->st.cur.h.len);
+	r->st.have_cur = false;
+}
+
 /* ---- open / close ---- */
 
-static int open_file(struct gtsc_reader *r, const char *path)
+static void sort_tables(struct gtsc_reader *r, enum gtsc_chunk_type type)
 {
+	if (type == GTSC_CHUNK_KSYMS && r->n_ksyms)
+		qsort(r->ksyms, r->n_ksyms, sizeof(*r->ksyms), cmp_ksym);
+	if (type == GTSC_CHUNK_SYSCALLS && r->n_sys)
+		qsort(r->sys, r->n_sys, sizeof(*r->sys), cmp_sys);
+	if (type == GTSC_CHUNK_FUNCS && r->n_funcs)
+		qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), cmp_func_info);
+	if (type == GTSC_CHUNK_STACKS && r->n_stacks)
+		qsort(r->stacks, r->n_stacks, sizeof(*r->stacks), cmp_stack);
+}
+
+/* A stream (pipe, FIFO): its header and the metadata before its first DATA chunk. */
+static int open_stream(struct gtsc_reader *r, const char *path)
+{
+	int err;
+
+	r->st.on = true;
+	r->file_size = ~0ULL;
+	err = stream_file_hdr(r, path);
+	if (err <= 0)
+		return err ?: -EBADMSG;
+	err = stream_next(r);
+	if (err < 0 && err != -EAGAIN) {
+		set_err(r, "cannot read %s: %s", path, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* Input I: opens it, or takes stdin for "-"; a file is indexed, a stream read in order. */
+static int open_input(struct gtsc_reader *r, size_t i, const char *path)
+{
+	struct input *in = &r->in[i];
 	struct stat st;
 	int err;
 
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0 || fstat(r->fd, &st)) {
+	in->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC)
+				   : fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+	if (in->fd < 0 || fstat(in->fd, &st)) {
 		err = -errno;
 		set_err(r, "cannot open %s: %s", path, strerror(-err));
 		return err;
 	}
+	r->cur_in = r->file_no = i;
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && r->n_in == 1)
+		return open_stream(r, path);
 	if (!S_ISREG(st.st_mode)) {
-		set_err(r, "%s is not a regular file", path);
+		set_err(r, r->n_in == 1 ? "%s is not a regular file" :
+			"%s is not a regular file (a stream is read alone: -i - or one FIFO)", path);
 		return -EINVAL;
 	}
-	r->file_size = st.st_size;
+	in->size = r->file_size = st.st_size;
+	in->base = i ? r->in[i - 1].base + r->in[i - 1].size : 0;
 	err = read_file_hdr(r, path);
 	if (err)
 		return err;
+	err = walk_chunks(r);
+	if (err == -EXDEV) {
+		set_err(r, "%s is not part of the recording %s is from", path, r->paths[0]);
+		return -EINVAL;
+	}
+	if (err < 0)
+		set_err(r, "cannot read %s: %s", path, strerror(-err));
+	return err;
+}
+
+static int open_files(struct gtsc_reader *r)
+{
+	int err = 0;
+
 	if (inflateInit(&r->zs) != Z_OK)
 		return -ENOMEM;
 	r->zs_ready = true;
 	/* the chunk CRC already vouches for the stream: skip zlib's adler32 pass */
 	inflateValidate(&r->zs, 0);
-	err = walk_chunks(r);
-	if (err) {
-		set_err(r, "cannot read %s: %s", path, strerror(-err));
+	/* a damaged file ends the trace: later files would follow a hole */
+	for (size_t i = 0; i < r->n_in && !err; i++)
+		err = open_input(r, i, r->paths[i]);
+	if (err < 0)
 		return err;
-	}
-	if (r->n_ksyms)
-		qsort(r->ksyms, r->n_ksyms, sizeof(*r->ksyms), cmp_ksym);
-	if (r->n_sys)
-		qsort(r->sys, r->n_sys, sizeof(*r->sys), cmp_sys);
-	if (r->n_funcs)
-		qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), cmp_func_info);
-	if (r->n_stacks)
-		qsort(r->stacks, r->n_stacks, sizeof(*r->stacks), cmp_stack);
+	if (!r->st.on)
+		for (int t = 1; t < GTSC_CHUNK_TYPE_MAX; t++)
+			sort_tables(r, t);
 	return 0;
 }
 
-struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader_opts *opts)
+static struct gtsc_reader *reader_new(size_t n_in, const struct gtsc_reader_opts *opts)
 {
 	struct gtsc_reader *r;
-	int err;
 
-	if (!path || !OPTS_VALID(opts, gtsc_reader_opts)) {
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!n_in || !OPTS_VALID(opts, gtsc_reader_opts))
+		return errno = EINVAL, NULL;
 	r = calloc(1, sizeof(*r));
-	if (!r) {
-		errno = ENOMEM;
-		return NULL;
+	if (r)
+		r->in = calloc(n_in, sizeof(*r->in));
+	if (!r || !r->in) {
+		free(r);
+		return errno = ENOMEM, NULL;
 	}
-	r->fd = -1;
+	r->n_in = n_in;
+	for (size_t i = 0; i < n_in; i++)
+		r->in[i].fd = -1;
+	r->classes = event_classes__new();
 	r->unordered = OPTS_GET(opts, unordered, false);
 	r->errbuf = OPTS_GET(opts, errbuf, NULL);
 	r->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
 	if (r->errbuf && r->errbuf_sz)
 		r->errbuf[0] = '\0';
-	err = open_file(r, path);
+	return r;
+}
+
+struct gtsc_reader *gtsc_reader__open_files(const char *const *paths, size_t n,
+					    const struct gtsc_reader_opts *opts)
+{
+	struct gtsc_reader *r;
+	int err;
+
+	for (size_t i = 0; paths && i < n; i++)
+		if (!paths[i])
+			return errno = EINVAL, NULL;
+	r = paths ? reader_new(n, opts) : (errno = EINVAL, NULL);
+	if (!r)
+		return NULL;
+	r->paths = paths;
+	err = open_files(r);
+	r->paths = NULL; /* the caller's: not kept */
 	if (err) {
 		gtsc_reader__close(r);
 		errno = -err;
@@ -875,14 +1268,79 @@ struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader
 	return r;
 }
 
+struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader_opts *opts)
+{
+	return gtsc_reader__open_files(path ? &path : NULL, 1, opts);
+}
+
+struct gtsc_reader *gtsc_reader__open_feed(const struct gtsc_reader_opts *opts)
+{
+	struct gtsc_reader *r = reader_new(1, opts);
+
+	if (!r)
+		return NULL;
+	if (inflateInit(&r->zs) != Z_OK) {
+		gtsc_reader__close(r);
+		return errno = ENOMEM, NULL;
+	}
+	r->zs_ready = true;
+	r->st.on = r->st.feed = r->st.want_hdr = true;
+	r->file_size = ~0ULL;
+	return r;
+}
+
+int gtsc_reader__feed(struct gtsc_reader *r, const void *data, size_t len)
+{
+	struct stream *st = &r->st;
+
+	if (!st->feed || st->fed_all)
+		return -EINVAL;
+	if (!data) {
+		st->fed_all = true;
+		return 0;
+	}
+	if (st->ipos) {
+		memmove(st->ibuf, st->ibuf + st->ipos, st->ilen - st->ipos);
+		st->ilen -= st->ipos;
+		st->ipos = 0;
+	}
+	if (GROW(st->ibuf, st->icap, st->ilen + len))
+		return -ENOMEM;
+	memcpy(st->ibuf + st->ilen, data, len);
+	st->ilen += len;
+	return 0;
+}
+
+int gtsc_reader__feed_meta(struct gtsc_reader *r)
+{
+	int err = r->st.feed ? stream_next(r) : -EINVAL;
+
+	return err == -EAGAIN || err >= 0 ? 0 : err;
+}
+
+bool gtsc_reader__streaming(const struct gtsc_reader *r)
+{
+	return r && r->st.on;
+}
+
+struct event_classes *gtsc_reader__classes(const struct gtsc_reader *r)
+{
+	return r->classes;
+}
+
 void gtsc_reader__close(struct gtsc_reader *r)
 {
 	if (!r)
 		return;
-	if (r->fd >= 0)
-		close(r->fd);
+	for (size_t i = 0; i < r->n_in; i++)
+		if (r->in[i].fd >= 0)
+			close(r->in[i].fd);
+	event_classes__free(r->classes);
 	if (r->zs_ready)
 		inflateEnd(&r->zs);
+	ZSTD_freeDCtx(r->zstd);
+	col_coder__free(r->cols);
+	free(r->colbuf);
 	for (size_t i = 0; i < GTSC_CHUNK_TYPE_MAX; i++)
 		free(r->texts[i].buf);
 	for (size_t i = 0; i < r->n_owned; i++)
@@ -903,6 +1361,8 @@ void gtsc_reader__close(struct gtsc_reader *r)
 	free(r->stacks);
 	free(r->stack_ips);
 	free(r->chunks);
+	free(r->in);
+	free(r->st.ibuf);
 	free(r->stored);
 	free(r->live);
 	free(r->spare);
@@ -1152,8 +1612,8 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 			why = "is shorter than its type's minimum size";
 			break;
 		}
-		/* the next record would be misaligned, and records are handed out as typed pointers */
-		if (h.size % TRACE_REC_ALIGN) {
+		/* records are handed out as typed pointers: the next must stay aligned */
+		if (h.size % 8) {
 			why = "has a size that is not a multiple of 8";
 			break;
 		}
@@ -1175,7 +1635,7 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 /* 0 (also when damage stopped the walk), or -errno. */
 static int read_data_chunk(struct gtsc_reader *r, __u64 *batch_max)
 {
-	const struct data_chunk *c = &r->chunks[r->next_chunk];
+	const struct data_chunk *c = r->st.on ? &r->st.cur : &r->chunks[r->next_chunk];
 	struct rbuf *b;
 	int err;
 
@@ -1191,10 +1651,14 @@ static int read_data_chunk(struct gtsc_reader *r, __u64 *batch_max)
 	if (err) {
 		/* never yield bytes the CRC did not vouch for: end the trace here */
 		r->stop = true;
+		r->st.end = true;
 		return 0;
 	}
-	r->next_chunk++;
 	index_records(r, c, b->data, batch_max);
+	if (r->st.on)
+		stream_took(r);
+	else
+		r->next_chunk++;
 	return 0;
 }
 
@@ -1332,19 +1796,27 @@ static int start_batch(struct gtsc_reader *r)
 	return release_rbufs(r, left ? r->batch - 1 : r->batch);
 }
 
+/* Whether a DATA chunk is next: 1, 0 at the end, -EAGAIN (a feed), -errno. */
+static int more_chunks(struct gtsc_reader *r)
+{
+	if (r->st.on)
+		return stream_next(r);
+	return r->next_chunk < r->n_chunks;
+}
+
 static int load_batch(struct gtsc_reader *r)
 {
 	__u64 batch_max = 0;
 	size_t before;
 	bool final;
-	int err;
+	int err, ret = 1;
 
 	err = start_batch(r);
 	if (err)
 		return err;
 	before = r->n_pend;
-	while (!r->stop && r->next_chunk < r->n_chunks) {
-		__u16 flags = r->chunks[r->next_chunk].h.flags;
+	while (!r->stop && (ret = more_chunks(r)) > 0) {
+		__u16 flags = r->st.on ? r->st.cur.h.flags : r->chunks[r->next_chunk].h.flags;
 
 		err = read_data_chunk(r, &batch_max);
 		if (err)
@@ -1352,7 +1824,12 @@ static int load_batch(struct gtsc_reader *r)
 		if (r->unordered || (flags & GTSC_CHUNK_ROUND_END))
 			break;
 	}
-	final = r->stop || r->next_chunk == r->n_chunks;
+	/* a feed without the next round: what is loaded is a batch, the rest waits */
+	if (ret == -EAGAIN && r->n_pend == before)
+		return ret;
+	if (ret < 0 && ret != -EAGAIN)
+		return ret;
+	final = r->stop || (r->st.on ? !ret : r->next_chunk == r->n_chunks);
 	if (r->unordered || final) {
 		if (!r->unordered)
 			sort_pend(r);
@@ -1381,6 +1858,8 @@ static int fill(struct gtsc_reader *r)
 		if (r->eof)
 			return 0;
 		err = load_batch(r);
+		if (err == -EAGAIN)
+			return err;
 		if (err) {
 			set_err(r, "cannot read the trace: %s", strerror(-err));
 			return err;
@@ -1418,7 +1897,16 @@ int gtsc_reader__progress(const struct gtsc_reader *r, __u64 *done, __u64 *total
 {
 	if (!r || !done || !total)
 		return -EINVAL;
-	*total = r->file_size;
-	*done = r->next_chunk < r->n_chunks ? r->chunks[r->next_chunk].pos : r->file_size;
+	const struct input *last = &r->in[r->n_in - 1];
+	const struct data_chunk *c = &r->chunks[r->next_chunk];
+
+	if (r->st.on) {
+		/* a stream's length is unknown until it ends */
+		*done = r->st.done;
+		*total = 0;
+		return 0;
+	}
+	*total = last->base + last->size;
+	*done = r->next_chunk < r->n_chunks ? r->in[c->in].base + c->pos : *total;
 	return 0;
 }

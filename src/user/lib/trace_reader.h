@@ -56,6 +56,9 @@ struct trace_rec_ref {
 	const struct gtsc_rec_hdr *rec;
 };
 
+/* The event classes built for R's records so far (events.c); NULL if out of memory. */
+struct event_classes *gtsc_reader__classes(const struct gtsc_reader *r);
+
 /*
  * What gtsc_reader__next would yield next, as many records as are ready at
  * once: (*refs)[0, n).  No copy and no call per record, for analyses that
@@ -63,6 +66,17 @@ struct trace_rec_ref {
  * 0 at the end, or -errno.
  */
 ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs);
+
+/*
+ * A reader of what the caller feeds it, a stream's bytes as a recorder
+ * writes them (file header, chunks): the live view.  next() says -EAGAIN
+ * when it needs what was not fed yet; feed(r, NULL, 0) says the stream
+ * ended.  feed: 0 or -errno.
+ */
+struct gtsc_reader *gtsc_reader__open_feed(const struct gtsc_reader_opts *opts);
+int gtsc_reader__feed(struct gtsc_reader *r, const void *data, size_t len);
+/* Reads the metadata fed so far, no record: the accessors answer from it.  0 or -errno. */
+int gtsc_reader__feed_meta(struct gtsc_reader *r);
 
 /*
  * About gtsc_reader__next: a record shorter than its type's minimum size or

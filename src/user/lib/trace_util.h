@@ -17,9 +17,6 @@
 #define TRACE_HOST_BYTE_ORDER GTSC_BIG_ENDIAN
 #endif
 
-/* Every record's size is a multiple of this (records.h): each one starts aligned. */
-#define TRACE_REC_ALIGN 8
-
 /* A record type's smallest valid size; 0 for types this build does not know. */
 static const __u16 trace_rec_min_sizes[GTSC_REC_TYPE_MAX] = GTSC_REC_MIN_SIZES;
 

@@ -9,11 +9,14 @@
 #include "gtsc/records.h"
 
 struct gtsc_writer;
+struct strbuf;
 
 /* How DATA chunks are compressed (metadata chunks are zlib's). */
 enum gtsc_writer_codec {
 	GTSC_WRITER_LZ4 = 0, /* decompresses several times faster than zlib: the default */
 	GTSC_WRITER_ZLIB = 1, /* what format 1.0 readers can read */
+	GTSC_WRITER_ZSTD = 2, /* the column transform, then zstd (1.2): the smallest */
+	GTSC_WRITER_ZSTD_ROWS = 3, /* zstd of the records as they are: to measure the columns */
 };
 
 struct gtsc_writer_opts {
@@ -24,10 +27,15 @@ struct gtsc_writer_opts {
 	bool keep_old;	   /* a non-empty PATH becomes PATH.old first (out_file.h) */
 	char *errbuf;	   /* the sentence of a refused path */
 	size_t errbuf_sz;
+	struct strbuf *mem; /* not NULL: the bytes are appended here, PATH is not used */
+	long zstd_level;    /* 0: the default (1) */
 };
-#define gtsc_writer_opts__last_field errbuf_sz
+#define gtsc_writer_opts__last_field zstd_level
 
-/* Creates PATH, mode 0600 (out_file.h: links, .old), and writes the file header. NULL + errno. */
+/*
+ * Creates PATH, mode 0600 (out_file.h: links, .old), and writes the file
+ * header; PATH "-" writes to the standard output.  NULL + errno.
+ */
 struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts);
 /* One metadata chunk of TYPE holding LEN bytes. */
 int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,

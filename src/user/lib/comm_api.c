@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Which command a thread ran at a point of a trace, from its task records (<gtsc/print.h>). */
 #include <stdlib.h>
 #include <string.h>
-#include "comm_table.h"
+#include <gtsc/print.h>
 
 struct comm_entry {
 	__u32 tid; /* 0: empty */
 	char comm[GTSC_COMM_LEN];
 };
 
-struct comm_table {
+struct gtsc_comm_table {
 	struct comm_entry *e;
 	size_t cap, n;
 };
@@ -18,7 +19,7 @@ static size_t slot_of(__u32 tid, size_t cap)
 	return (tid * 2654435761u) & (cap - 1);
 }
 
-static struct comm_entry *find(const struct comm_table *t, __u32 tid)
+static struct comm_entry *find(const struct gtsc_comm_table *t, __u32 tid)
 {
 	size_t h;
 
@@ -30,7 +31,7 @@ static struct comm_entry *find(const struct comm_table *t, __u32 tid)
 	return NULL;
 }
 
-static int grow(struct comm_table *t)
+static int grow(struct gtsc_comm_table *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 1024;
 	struct comm_entry *e = calloc(cap, sizeof(*e));
@@ -52,7 +53,7 @@ static int grow(struct comm_table *t)
 	return 0;
 }
 
-static void set(struct comm_table *t, __u32 tid, const char *comm)
+static void set(struct gtsc_comm_table *t, __u32 tid, const char *comm)
 {
 	struct comm_entry *e = find(t, tid);
 	size_t h;
@@ -70,12 +71,12 @@ static void set(struct comm_table *t, __u32 tid, const char *comm)
 	e->comm[GTSC_COMM_LEN - 1] = '\0';
 }
 
-struct comm_table *comm_table__new(void)
+GTSC_API struct gtsc_comm_table *gtsc_comm_table__new(void)
 {
-	return calloc(1, sizeof(struct comm_table));
+	return calloc(1, sizeof(struct gtsc_comm_table));
 }
 
-void comm_table__free(struct comm_table *t)
+GTSC_API void gtsc_comm_table__free(struct gtsc_comm_table *t)
 {
 	if (!t)
 		return;
@@ -83,7 +84,7 @@ void comm_table__free(struct comm_table *t)
 	free(t);
 }
 
-void comm_table__update(struct comm_table *t, const struct gtsc_rec_hdr *rec)
+GTSC_API void gtsc_comm_table__update(struct gtsc_comm_table *t, const struct gtsc_rec_hdr *rec)
 {
 	const struct gtsc_rec_task *task = (const void *)rec;
 
@@ -95,7 +96,7 @@ void comm_table__update(struct comm_table *t, const struct gtsc_rec_hdr *rec)
 		set(t, rec->pid, task->comm);
 }
 
-const char *comm_table__get(const struct comm_table *t, __u32 pid, __u32 tid)
+GTSC_API const char *gtsc_comm_table__get(const struct gtsc_comm_table *t, __u32 pid, __u32 tid)
 {
 	const struct comm_entry *e = find(t, tid);
 

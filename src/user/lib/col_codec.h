@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The column transform of DATA chunks (file format 1.2, GTSC_CHUNK_COLS):
+ * a chunk's records, back to back as records.h lays them out, become one
+ * stream per header field and per described field of each record type,
+ * numbers as varints of what is left once the previous value is known.
+ * Lossless for any bytes: what no field describes (padding, payloads,
+ * types this build does not know) rides raw in per-type streams.  A
+ * general-purpose compressor (zstd) then runs over the result.
+ */
+#ifndef __GTSC_COL_CODEC_H
+#define __GTSC_COL_CODEC_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+struct col_coder;
+
+/* The layout of every stream (from the field tables) and the coder's state. NULL: ENOMEM. */
+struct col_coder *col_coder__new(void);
+void col_coder__free(struct col_coder *c);
+
+/* Bytes col_coder__encode may write for LEN bytes of records. */
+size_t col_encode_bound(size_t len);
+
+/*
+ * Encodes records IN[0, LEN) (whole records, each at least a header, as
+ * the writer checked them) into OUT, which holds col_encode_bound(LEN).
+ * Returns the encoded length.
+ */
+size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *out);
+
+/*
+ * Decodes IN[0, LEN) into exactly OUT_LEN bytes of records at OUT.
+ * 0, or -EBADMSG when the streams do not describe OUT_LEN bytes of records
+ * (never reads or writes out of bounds).
+ */
+int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len);
+
+#endif

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The column transform (col_codec.c): every chunk of records decodes to the
+ * same bytes, whatever the values (timestamps that go back, deltas past
+ * 2^32, ids past 2^22, padding that is not zero, types it does not know),
+ * and damaged columns are refused without reading or writing out of bounds.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "col_codec.h"
+#include "gtsc/gtsc.h"
+#include "gtsc/records.h"
+#include "harness.h"
+#include "trace_writer.h"
+
+#define BUF_SZ (1 << 20)
+
+struct chunk {
+	char *buf;
+	size_t len;
+};
+
+static void put(struct chunk *c, const void *rec)
+{
+	__u16 size;
+
+	memcpy(&size, (const char *)rec + offsetof(struct gtsc_rec_hdr, size), 2);
+	memcpy(c->buf + c->len, rec, size);
+	c->len += size;
+}
+
+/* Encodes and decodes C; checks the bytes come back. */
+static void round_trip(struct test_ctx *t, const struct chunk *c, const char *what)
+{
+	struct col_coder *k = col_coder__new();
+	char *enc = malloc(col_encode_bound(c->len));
+	char *dec = malloc(c->len + 1);
+	size_t n;
+	int err;
+
+	CHECK(t, k && enc && dec, "%s: out of memory", what);
+	if (t->failed)
+		goto out;
+	n = col_coder__encode(k, c->buf, c->len, enc);
+	CHECK(t, n > 0 && n <= col_encode_bound(c->len), "%s: encoded %zu bytes", what, n);
+	err = col_coder__decode(k, enc, n, dec, c->len);
+	CHECK(t, !err, "%s: decode %d", what, err);
+	for (size_t i = 0; i < c->len && !t->failed; i++)
+		CHECK(t, dec[i] == c->buf[i], "%s: byte %zu of %zu differs", what, i, c->len);
+	/* the coder keeps no state from one chunk to the next */
+	err = col_coder__decode(k, enc, n, dec, c->len);
+	CHECK(t, !err && !memcmp(dec, c->buf, c->len), "%s: a second decode differs", what);
+out:
+	col_coder__free(k);
+	free(enc);
+	free(dec);
+}
+
+static struct gtsc_rec_hdr hdr(__u16 type, __u16 size, __u16 cpu, __u32 pid, __u32 tid, __u64 ts)
+{
+	return (struct gtsc_rec_hdr){
+		.type = type, .size = size, .cpu = cpu, .pid = pid, .tid = tid, .ts_ns = ts
+	};
+}
+
+static void sys_pair(struct chunk *c, __u16 cpu, __u32 pid, __u32 tid, __u64 ts, __s32 nr,
+		     __s64 ret)
+{
+	struct gtsc_rec_sys_enter e = { .hdr = hdr(GTSC_REC_SYS_ENTER, sizeof(e), cpu, pid, tid, ts),
+					.nr = nr };
+	struct gtsc_rec_sys_exit x = { .hdr = hdr(GTSC_REC_SYS_EXIT, sizeof(x), cpu, pid, tid, ts + 90),
+				       .nr = nr, .ret = ret };
+
+	for (int i = 0; i < 6; i++)
+		e.args[i] = 0x7ffd00000000ull + ts * (i + 1);
+	put(c, &e);
+	put(c, &x);
+}
+
+static void test_empty(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(1) };
+
+	round_trip(t, &c, "empty chunk");
+	free(c.buf);
+}
+
+static void test_one_record(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	struct gtsc_rec_sys_exit x = { .hdr = hdr(GTSC_REC_SYS_EXIT, sizeof(x), 1, 42, 42, 123456789),
+				       .nr = 39, .ret = 42 };
+
+	put(&c, &x);
+	round_trip(t, &c, "one record");
+	free(c.buf);
+}
+
+/* Records of two CPUs' rings: the second ring's timestamps start before the first's end. */
+static void test_time_goes_back(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+
+	for (int i = 0; i < 100; i++)
+		sys_pair(&c, 0, 100, 100, 5000000000ull + 1000ull * i, 39, 100);
+	for (int i = 0; i < 100; i++)
+		sys_pair(&c, 1, 200, 201, 4999000000ull + 1000ull * i, 0, -11);
+	/* and one far in the past, and 0, and the last nanosecond there is */
+	sys_pair(&c, 3, 1, 1, 7, 1, 0);
+	sys_pair(&c, 3, 1, 1, 0, 1, 0);
+	sys_pair(&c, 3, 1, 1, ~0ull - 90, 1, 0);
+	round_trip(t, &c, "time back");
+	free(c.buf);
+}
+
+/* Deltas that do not fit 32 bits: timestamps hours apart, pointers across the address space. */
+static void test_big_deltas(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	__u64 ts = 1;
+
+	for (int i = 0; i < 64; i++) {
+		struct gtsc_rec_kmem_alloc a = {
+			.hdr = hdr(GTSC_REC_KMEM_ALLOC, sizeof(a), i % 3, 7, 7, ts),
+			.call_site = i & 1 ? 0xffffffff81234567ull : 0x10,
+			.ptr = i & 1 ? 0xffff888100000000ull + i : (__u64)i << 40,
+			.cache_id = ~0ull - i,
+			.bytes_req = 0xffffffffu - i,
+			.bytes_alloc = 1u << (i % 32),
+			.node = i & 1 ? -1 : 0x7fffffff,
+			.migratetype = (__s8)(i & 1 ? -128 : 127),
+			.stack_id = 0xffffffffu,
+		};
+
+		put(&c, &a);
+		ts += i & 1 ? (1ull << 33) + i : (1ull << 62);
+	}
+	round_trip(t, &c, "big deltas");
+	free(c.buf);
+}
+
+/* pid and tid past 2^22 (PID_MAX_LIMIT), 0, the largest u32, tid below pid. */
+static void test_big_ids(struct test_ctx *t)
+{
+	static const __u32 ids[][2] = {
+		{ 1u << 22, (1u << 22) + 1 }, { 0xffffffffu, 0 }, { 0, 0xffffffffu },
+		{ 4194303, 4194304 }, { 1, 1 }, { 0x80000000u, 0x7fffffffu },
+	};
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		for (int cpu = 0; cpu < 3; cpu++)
+			sys_pair(&c, (__u16)(cpu ? 0xffff - cpu : 0), ids[i][0], ids[i][1],
+				 1000 * i + cpu, -1, -4095);
+	round_trip(t, &c, "big ids");
+	free(c.buf);
+}
+
+/*
+ * Every type at its smallest size, its usual size and longer (payloads,
+ * fields from a newer recorder), with random bytes in every field and in
+ * the padding, and types this build does not know.
+ */
+static void test_every_type_and_size(struct test_ctx *t)
+{
+	static const __u16 usual[GTSC_REC_TYPE_MAX] = {
+		[GTSC_REC_SYS_ENTER] = sizeof(struct gtsc_rec_sys_enter),
+		[GTSC_REC_SYS_EXIT] = sizeof(struct gtsc_rec_sys_exit),
+		[GTSC_REC_KMEM_ALLOC] = sizeof(struct gtsc_rec_kmem_alloc),
+		[GTSC_REC_KMEM_FREE] = sizeof(struct gtsc_rec_kmem_free),
+		[GTSC_REC_KMEM_CACHE] = sizeof(struct gtsc_rec_kmem_cache),
+		[GTSC_REC_TASK] = sizeof(struct gtsc_rec_task),
+		[GTSC_REC_DROPS] = sizeof(struct gtsc_rec_drops),
+		[GTSC_REC_FUNC] = sizeof(struct gtsc_rec_func),
+		[GTSC_REC_PRINTF] = sizeof(struct gtsc_rec_printf),
+	};
+	static const __u16 min[GTSC_REC_TYPE_MAX] = GTSC_REC_MIN_SIZES;
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	unsigned int seed = 1;
+	char rec[0x10000];
+
+	for (unsigned int type = 0; type < 300; type += type < GTSC_REC_TYPE_MAX + 2 ? 1 : 97) {
+		__u16 sizes[] = { 24, type < GTSC_REC_TYPE_MAX ? min[type] : 32,
+				  type < GTSC_REC_TYPE_MAX ? usual[type] : 40, 0, 0 };
+
+		sizes[3] = (sizes[2] > 24 ? sizes[2] : 24) + 8 * (type % 5) + 3;
+		sizes[4] = sizes[2] + 4; /* ends inside a field a newer recorder appended */
+		for (int s = 0; s < 5; s++) {
+			struct gtsc_rec_hdr h;
+
+			if (sizes[s] < 24 || c.len + sizes[s] > BUF_SZ)
+				continue;
+			for (size_t i = 0; i < sizes[s]; i++)
+				rec[i] = (char)rand_r(&seed);
+			memcpy(&h, rec, sizeof(h));
+			h.type = (__u16)type;
+			h.size = sizes[s];
+			memcpy(rec, &h, sizeof(h));
+			put(&c, rec);
+		}
+	}
+	/* the largest record there is */
+	memset(rec, 0xa5, sizeof(rec));
+	{
+		struct gtsc_rec_hdr h = hdr(GTSC_REC_SYS_ENTER, 0xffff, 1, 2, 3, 4);
+
+		memcpy(rec, &h, sizeof(h));
+		put(&c, rec);
+	}
+	round_trip(t, &c, "every type and size");
+	free(c.buf);
+}
+
+/* An exit whose thread's enter is in another chunk, or was another thread's. */
+static void test_unpaired_exits(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+
+	for (__u32 tid = 1; tid < 5000; tid += 7) {
+		struct gtsc_rec_sys_exit x = { .hdr = hdr(GTSC_REC_SYS_EXIT, sizeof(x), 0, 1, tid, tid),
+					       .nr = (__s32)(tid * 2654435761u), .ret = tid };
+
+		put(&c, &x);
+		/* tids 1024 apart share a slot of the coder's cache */
+		sys_pair(&c, 0, 1, tid + 1024, tid, (__s32)tid, 0);
+	}
+	round_trip(t, &c, "unpaired exits");
+	free(c.buf);
+}
+
+/* Damaged columns: refused with -EBADMSG or -ENOTSUP, never read or written out of bounds. */
+static void test_damage(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	struct col_coder *k = col_coder__new();
+	char *enc = NULL, *dec = NULL, *bad = NULL;
+	size_t n = 0, refused = 0;
+
+	for (int i = 0; i < 20; i++)
+		sys_pair(&c, i & 1, 10, 11, 1000 * i, i, i);
+	enc = malloc(col_encode_bound(c.len));
+	dec = malloc(c.len);
+	if (k && enc && dec)
+		n = col_coder__encode(k, c.buf, c.len, enc);
+	CHECK(t, n, "encode");
+	for (size_t cut = 0; cut < n && !t->failed; cut++) {
+		/* exactly the bytes asked for, so a sanitizer sees an overrun */
+		bad = malloc(cut ? cut : 1);
+		memcpy(bad, enc, cut);
+		CHECK(t, col_coder__decode(k, bad, cut, dec, c.len) < 0, "cut at %zu decoded", cut);
+		free(bad);
+	}
+	for (size_t pos = 0; pos < n && !t->failed; pos++) {
+		int err;
+
+		enc[pos] ^= 0x41;
+		err = col_coder__decode(k, enc, n, dec, c.len);
+		enc[pos] ^= 0x41;
+		CHECK(t, err == 0 || err == -EBADMSG || err == -ENOTSUP, "flip at %zu: %d", pos, err);
+		refused += err != 0;
+	}
+	/* a flipped value byte can still decode (to other values): the chunk CRC is the check */
+	CHECK(t, refused > 0, "none of %zu flips refused", n);
+	enc[0] = 2;
+	CHECK(t, col_coder__decode(k, enc, n, dec, c.len) == -ENOTSUP, "version 2 not refused");
+	col_coder__free(k);
+	free(enc);
+	free(dec);
+	free(c.buf);
+}
+
+static const struct test_case cases[] = {
+	{ "empty", test_empty },
+	{ "one_record", test_one_record },
+	{ "time_goes_back", test_time_goes_back },
+	{ "big_deltas", test_big_deltas },
+	{ "big_ids", test_big_ids },
+	{ "every_type_and_size", test_every_type_and_size },
+	{ "unpaired_exits", test_unpaired_exits },
+	{ "damage", test_damage },
+};
+
+/*
+ * "test_col_codec recode IN OUT CODEC [N]": IN's metadata and records
+ * written again with CODEC (zstd, zstd-rows, lz4, zlib, none), records in
+ * file order as one round, so that files of every codec hold the same
+ * records in the same order (tests/live/test_compact.sh compares their
+ * reports); with N, a round every N records (reading speed on the same
+ * records: the order may then differ from the original's).
+ */
+static int recode(const char *in, const char *out, const char *codec, long per_round)
+{
+	static const enum gtsc_chunk_type head[] = {
+		GTSC_CHUNK_META, GTSC_CHUNK_FEATURES, GTSC_CHUNK_CHANNELS, GTSC_CHUNK_SYSCALLS,
+		GTSC_CHUNK_EVENT_FORMATS, GTSC_CHUNK_FUNCS, GTSC_CHUNK_PRINTF,
+	};
+	static const enum gtsc_chunk_type tail[] = {
+		GTSC_CHUNK_STACKS, GTSC_CHUNK_KSYMS, GTSC_CHUNK_TRAILER,
+	};
+	struct gtsc_reader_opts ro = { .sz = sizeof(ro), .unordered = true };
+	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .zlib_level = 1 };
+	const struct gtsc_rec_hdr *rec;
+	struct gtsc_writer *w = NULL;
+	struct gtsc_reader *r;
+	int err = 0, ret;
+
+	if (!strcmp(codec, "zstd"))
+		wo.data_codec = GTSC_WRITER_ZSTD;
+	else if (!strcmp(codec, "zstd-rows"))
+		wo.data_codec = GTSC_WRITER_ZSTD_ROWS;
+	else if (!strcmp(codec, "zlib"))
+		wo.data_codec = GTSC_WRITER_ZLIB;
+	else if (!strcmp(codec, "none"))
+		wo.zlib_level = 0;
+	else if (strcmp(codec, "lz4"))
+		return fprintf(stderr, "recode: no codec '%s'\n", codec), 2;
+	r = gtsc_reader__open(in, &ro);
+	if (r)
+		w = gtsc_writer__create(out, &wo);
+	if (!r || !w) {
+		fprintf(stderr, "recode: %s: %s\n", r ? out : in, strerror(errno));
+		gtsc_reader__close(r);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]) && !err; i++) {
+		size_t len;
+		const char *text = gtsc_reader__chunk_text(r, head[i], &len);
+
+		if (text)
+			err = gtsc_writer__add_chunk(w, head[i], text, len);
+	}
+	for (long n = 1; !err && (ret = gtsc_reader__next(r, &rec)) > 0; n++) {
+		err = gtsc_writer__add_record(w, rec);
+		if (!err && per_round && n % per_round == 0)
+			err = gtsc_writer__end_round(w);
+	}
+	err = err ?: ret;
+	err = err ?: gtsc_writer__end_round(w);
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && !err; i++) {
+		size_t len;
+		const char *text = gtsc_reader__chunk_text(r, tail[i], &len);
+
+		if (text)
+			err = gtsc_writer__add_chunk(w, tail[i], text, len);
+	}
+	err = gtsc_writer__close(w) ?: err;
+	if (err || gtsc_reader__truncated(r))
+		fprintf(stderr, "recode: %s\n", err ? strerror(-err) : gtsc_reader__damage(r));
+	ret = err || gtsc_reader__truncated(r);
+	gtsc_reader__close(r);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "recode"))
+		return recode(argv[2], argv[3], argv[4], argc == 6 ? atol(argv[5]) : 0);
+	return RUN_TESTS("col_codec", cases);
+}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The two escapers of <gtsc/buf.h>: text shows no control character and no
+ * byte that is not UTF-8 raw (strace's escapes), JSON is valid for strict
+ * parsers and gives the bytes back (lone surrogates \udcXX).  The live side
+ * (tests/live/test_escape.sh) parses real reports with python3 and jq.
+ */
+#include "harness.h"
+#include <gtsc/buf.h>
+
+static const char *text(char *out, size_t size, const char *s, size_t n)
+{
+	struct gtsc_buf b = { out, 0, size - 1 };
+
+	gtsc_buf__put_text(&b, s, n);
+	out[b.len] = '\0';
+	return out;
+}
+
+static const char *json(char *out, size_t size, const char *s, size_t n)
+{
+	struct gtsc_buf b = { out, 0, size - 1 };
+
+	gtsc_buf__put_json(&b, s, n);
+	out[b.len] = '\0';
+	return out;
+}
+
+#define EXPECT(t, fn, in, want)                                                                    \
+	do {                                                                                       \
+		char o_[256];                                                                      \
+		fn(o_, sizeof(o_), in, sizeof(in) - 1);                                            \
+		CHECK(t, !strcmp(o_, want), #fn "(%s) gave '%s', expected '%s'", #in, o_, want);   \
+	} while (0)
+
+static void test_text(struct test_ctx *t)
+{
+	EXPECT(t, text, "bash", "bash");
+	/* a terminal title and a clear: ESC and BEL never go out raw */
+	EXPECT(t, text, "\x1b]0;x\x07\x1b[2J", "\\33]0;x\\7\\33[2J");
+	EXPECT(t, text, "a\tb\nc\\d", "a\\tb\\nc\\\\d");
+	/* octal is three digits when a digit follows (strace) */
+	EXPECT(t, text, "\x01" "7\x01", "\\0017\\1");
+	EXPECT(t, text, "\x7f", "\\177");
+	/* valid UTF-8 stays; a C1 control in UTF-8 (U+009B, CSI) does not */
+	EXPECT(t, text, "caf\xc3\xa9", "caf\xc3\xa9");
+	EXPECT(t, text, "\xc2\x9b" "1m", "\\302\\2331m");
+	/* bytes that are not UTF-8: a lone C1 byte, 0xff, a cut sequence, an overlong */
+	EXPECT(t, text, "\x9b\xff\xe2\x82", "\\233\\377\\342\\202");
+	EXPECT(t, text, "\xc0\xaf", "\\300\\257");
+	/* a UTF-16 surrogate encoded in UTF-8 is not UTF-8 */
+	EXPECT(t, text, "\xed\xa0\x80", "\\355\\240\\200");
+	EXPECT(t, text, "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80");
+}
+
+static void test_json(struct test_ctx *t)
+{
+	EXPECT(t, json, "a\"b\\c", "\"a\\\"b\\\\c\"");
+	EXPECT(t, json, "\x1b[2J\x7f", "\"\\u001b[2J\\u007f\"");
+	EXPECT(t, json, "caf\xc3\xa9", "\"caf\xc3\xa9\"");
+	EXPECT(t, json, "\xc2\x9b", "\"\\u009b\"");
+	/* surrogateescape: each byte that is not UTF-8 is \udc80 + (byte - 0x80) */
+	EXPECT(t, json, "\xff\x9b\xe2\x82", "\"\\udcff\\udc9b\\udce2\\udc82\"");
+	EXPECT(t, json, "a\0b", "\"a\\u0000b\"");
+}
+
+/* A line too short for the escape keeps what fits and counts the rest. */
+static void test_cut(struct test_ctx *t)
+{
+	char out[8];
+	struct gtsc_buf b = { out, 0, sizeof(out) - 1 };
+
+	gtsc_buf__put_json(&b, "\xff\xff", 2);
+	CHECK(t, b.len == 7 && b.lost == 7, "len %zu lost %zu, expected 7 and 7", b.len, b.lost);
+}
+
+static const struct test_case cases[] = {
+	{ "text", test_text },
+	{ "json", test_json },
+	{ "cut", test_cut },
+};
+
+int main(void)
+{
+	return RUN_TESTS("escape", cases);
+}
