@@ -20,6 +20,18 @@ TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/u
 INCLUDES := -Iinclude -Isrc/user/lib -Isrc/bpf -I$(OUTPUT) $(TEP_CFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iinclude -Isrc/bpf
 
+# SANITIZE=1: the CLI, the library and the unit tests built with ASan + UBSan
+# in their own tree, for `make test SANITIZE=1` (libbpf stays Debian's).
+BASE_OUTPUT := $(OUTPUT)
+ifeq ($(SANITIZE),1)
+override OUTPUT := $(BASE_OUTPUT)/san
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CFLAGS += $(SAN_FLAGS)
+BIN := $(OUTPUT)/gtsc-bpf
+else
+BIN := gtsc-bpf
+endif
+
 # STATIC=1: one self-contained binary (what the VM lane boots with).
 ifeq ($(STATIC),1)
 LDFLAGS += -static
@@ -55,9 +67,9 @@ else
 endif
 
 .PHONY: all
-all: gtsc-bpf
+all: $(BIN)
 
-gtsc-bpf: $(CLI_OBJS) $(LIBGTSC)
+$(BIN): $(CLI_OBJS) $(LIBGTSC)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -182,10 +194,40 @@ examples:
 $(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC) | $(OUTPUT)/tests/unit
 	$(call msg,TEST-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Isrc/user/cli -Itests/unit $< \
-		$(filter $(OUTPUT)/cli/%.o,$^) $(LIBGTSC) $(LDLIBS) -o $@
+		$(filter $(OUTPUT)/cli/%.o $(OUTPUT)/tests/fuzz/%.o,$^) $(LIBGTSC) $(LDLIBS) -o $@
 
 $(OUTPUT)/tests/unit/test_syscall_stats: $(OUTPUT)/cli/syscall_stats.o
 $(OUTPUT)/tests/unit/test_report_header: $(OUTPUT)/cli/report_header.o
+
+# The fuzz target's consumers, as a library user reaches them (tests/fuzz/fuzz.h).
+FUZZ_CLI_OBJS := $(addprefix $(OUTPUT)/cli/,convert_perfetto.o progress.o)
+$(OUTPUT)/tests/fuzz/fuzz_target.o: tests/fuzz/fuzz_target.c tests/fuzz/fuzz.h $(SKEL)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Isrc/user/cli -c $< -o $@
+
+$(OUTPUT)/tests/unit/test_fuzz_regress: $(OUTPUT)/tests/fuzz/fuzz_target.o $(FUZZ_CLI_OBJS)
+
+$(OUTPUT)/tests/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(OUTPUT)/tests/fuzz/fuzz_target.o \
+		$(FUZZ_CLI_OBJS) $(LIBGTSC)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Itests/fuzz $^ $(LDLIBS) -o $@
+
+# make fuzz [FUZZ_SECONDS=60]: AFL++ (afl-clang-fast, ASan + UBSan, persistent
+# mode) over the reader and its consumers from tests/fuzz/corpus, one core,
+# niced; fails on a crash or a hang (tests/fuzz/run.sh).
+FUZZ_SECONDS ?= 60
+FUZZ_OUT := $(OUTPUT)/fuzz
+# GTSC_FUZZ: fuzzing-only sizes (kmem_map.c); never in a release build
+FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-DGTSC_FUZZ
+.PHONY: fuzz fuzz-bin
+fuzz-bin:
+	$(Q)$(MAKE) OUTPUT=$(FUZZ_OUT) CC=afl-clang-fast CFLAGS="$(FUZZ_CFLAGS)" \
+		$(FUZZ_OUT)/tests/fuzz/fuzz_reader
+
+fuzz: fuzz-bin
+	$(Q)tests/fuzz/run.sh $(FUZZ_OUT)/tests/fuzz/fuzz_reader $(FUZZ_SECONDS) $(FUZZ_OUT)/findings
 
 # Live-test workloads: static so the VM lane can run them too.
 $(OUTPUT)/tests/live/%: tests/live/%.c | $(OUTPUT)/tests/live
@@ -197,6 +239,8 @@ $(OUTPUT)/tests/live/compat32: tests/live/compat32.c | $(OUTPUT)/tests/live
 	$(call msg,WORKLOAD,$@)
 	$(Q)$(CC) -m32 -O1 -g -static $(WARN) $< -o $@
 
+# TEST_LANES: what `make test` runs (tests/run.sh's lanes; .ci/run adds asan).
+TEST_LANES ?= all
 .PHONY: unit-bins live-bins deps test test-unit test-live test-vm bench clean vmlinux demo
 unit-bins: $(UNIT_BINS)
 live-bins: $(LIVE_BINS)
@@ -204,8 +248,8 @@ live-bins: $(LIVE_BINS)
 deps:
 	$(Q)scripts/deps.sh
 
-test: gtsc-bpf unit-bins live-bins
-	$(Q)tests/run.sh
+test: $(BIN) unit-bins live-bins
+	$(Q)OUTPUT=$(BASE_OUTPUT) tests/run.sh $(if $(filter 1,$(SANITIZE)),asan,$(TEST_LANES))
 
 test-unit: unit-bins
 	$(Q)tests/run.sh unit
@@ -215,7 +259,7 @@ test-unit: unit-bins
 test-vm: live-bins
 	$(Q)tests/run.sh vm
 
-test-live: gtsc-bpf live-bins
+test-live: $(BIN) live-bins
 	$(Q)tests/run.sh live
 
 # The README's first command: record something real and show it.

@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 BUILD_PKGS="clang llvm make gcc libc6-dev libbpf-dev bpftool libelf-dev zlib1g-dev liblz4-dev libzstd-dev libtraceevent-dev pkg-config help2man"
 # gcc-multilib: the 32-bit workload (compat32); strace/perf/bpftrace/trace-cmd:
 # oracles and benchmark peers; qemu, busybox,
-# bash-static, cpio: the VM lane.
-TEST_PKGS="gcc-multilib strace linux-perf bpftrace trace-cmd jq qemu-system-x86 busybox-static bash-static cpio babeltrace2 python3-bt2"
+# bash-static, cpio: the VM lane; afl++: make fuzz.
+TEST_PKGS="gcc-multilib strace linux-perf bpftrace trace-cmd jq qemu-system-x86 busybox-static bash-static cpio babeltrace2 python3-bt2 afl++"
 
 want=$BUILD_PKGS
 [ "${1:-all}" = build ] || want="$want $TEST_PKGS"

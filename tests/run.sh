@@ -3,20 +3,57 @@
 #
 # Runs the test lanes and prints "N passed, N failed" last.
 #   tests/run.sh            all lanes (unit, live when root, vm when qemu + images)
-#   tests/run.sh unit|live|vm
+#   tests/run.sh LANE...    unit, live, vm, all; asan: unit and live again with
+#                           the ASan + UBSan build in $OUTPUT/san (make test
+#                           SANITIZE=1 builds it and runs this lane), their
+#                           lines named asan-unit/..., asan-live/... (the unit
+#                           tests' own as asan-SUITE/...), and one FAIL
+#                           asan-report/... per sanitizer report
 # Every test prints "PASS name", "FAIL name: why" or "SKIP name: why" lines.
 # A SKIP is only for a lane that cannot run on this machine at all; it is
 # counted and shown, never hidden.
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUTPUT:-.output}
-LANES=${1:-all}
+LANES=${*:-all}
 LOG=$(mktemp)
+SAN_LOGS=$(mktemp -d)
 # A unit binary runs in about a second; one that hangs is a failure, not a stuck lane.
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-120}
-trap 'rm -f "$LOG"' EXIT
+trap 'rm -rf "$LOG" "$SAN_LOGS"' EXIT
+PREFIX=
 
 . tests/live/verdict.sh
+
+# Names each result line after the build that ran it.
+tag() {
+	sed -u -E "s/^(PASS|FAIL|SKIP) /\1 $PREFIX/"
+}
+
+# The sanitizer build's environment, for a subshell running the asan lanes.
+san_env() {
+	OUT=$OUT/san
+	PREFIX=asan-
+	export GTSC=$PWD/$OUT/gtsc-bpf WORKLOADS=$PWD/$OUT/tests/live
+	# a report ends the program with exit 99, which the tests see, and
+	# lands in SAN_LOGS, which asan_reports counts whatever a test checks;
+	# a 16 MiB quarantine (not 256) keeps the memory-bound tests' RSS honest
+	export ASAN_OPTIONS=detect_leaks=1:exitcode=99:quarantine_size_mb=16:log_path=$SAN_LOGS/asan
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$SAN_LOGS/ubsan
+	# the library test's `make install` builds the release tree, not this one
+	unset MAKEFLAGS MAKELEVEL MAKEOVERRIDES SANITIZE
+}
+
+# One FAIL per report file (named after the reporting pid), else one PASS.
+asan_reports() {
+	local f
+	for f in "$SAN_LOGS"/*; do
+		[ -f "$f" ] || continue
+		echo "FAIL asan-report/${f##*/}: $(grep -m1 -E 'ERROR|runtime error' "$f" | head -c 300)"
+		sed -n '1,12p' "$f" | sed 's/^/# /'
+	done | tee -a "$LOG"
+	[ -n "$(ls -A "$SAN_LOGS")" ] || echo "PASS asan-report/none" | tee -a "$LOG"
+}
 
 # counted NAME LIMIT CMD...: runs CMD (for at most LIMIT seconds unless
 # LIMIT is empty), shows and logs its lines, then its verdict.
@@ -25,13 +62,13 @@ counted() {
 	shift 2
 	out=$(mktemp)
 	if [ -n "$limit" ]; then
-		timeout -k 5 "$limit" "$@" 2>&1 | tee "$out"
+		timeout -k 5 "$limit" "$@" 2>&1 | tag | tee "$out"
 	else
-		"$@" 2>&1 | tee "$out"
+		"$@" 2>&1 | tag | tee "$out"
 	fi
 	rc=${PIPESTATUS[0]}
 	cat "$out" >> "$LOG"
-	verdict "$name" "$rc" "$out" "$limit" | tee -a "$LOG"
+	verdict "$PREFIX$name" "$rc" "$out" "$limit" | tee -a "$LOG"
 	rm -f "$out"
 }
 
@@ -59,11 +96,13 @@ run_lane() {
 	esac
 }
 
-if [ "$LANES" = all ]; then
-	for l in unit live vm; do run_lane $l; done
-else
-	run_lane "$LANES"
-fi
+for l in $LANES; do
+	case $l in
+	all) for a in unit live vm; do run_lane $a; done ;;
+	asan) (san_env && run_lane unit && run_lane live) && asan_reports ;;
+	*) run_lane "$l" ;;
+	esac
+done
 
 pass=$(grep -c '^PASS ' "$LOG")
 fail=$(grep -c '^FAIL ' "$LOG")

@@ -7,7 +7,8 @@
  * Rules (the record ABI):
  *  - every record starts with struct gtsc_rec_hdr; hdr.size is the whole
  *    record including the header and any variable payload, so a reader can
- *    skip a type it does not know;
+ *    skip a type it does not know, and a multiple of 8, so that every
+ *    record starts aligned (readers call another size damage);
  *  - fields are fixed width, naturally aligned, little endian as produced;
  *  - a new field is appended at the end of a record and GTSC_REC_ABI_MINOR is
  *    bumped; moving or resizing a field bumps GTSC_REC_ABI_MAJOR, which

@@ -68,7 +68,8 @@ wait_for() {
 # blocks in read(0); it is recorded with -p (syscalls only, 4 KiB rings, at
 # most 4 s) into TRACE, then released.  Sets spid.  Fails, after a FAIL
 # line, when the recorder did not start; stderr stays in $TEST_TMP/err.
-# STORM_ARGS: more record options (word-split).
+# STORM_ARGS: more record options (word-split); STORM_HOOK: a command run
+# with the recorder's pid once the storm is released (to stop the recorder).
 storm_record() {
 	local test=$1 trace=$2 rpid
 	shift 2
@@ -91,6 +92,7 @@ storm_record() {
 	echo g >&3
 	exec 3>&-
 	rm -f "$TEST_TMP/go"
+	${STORM_HOOK:-:} $rpid
 	wait $spid
 	wait $rpid
 	rc=$?

@@ -5,9 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 
 for sig in INT TERM; do
-	"$GTSC" record -e syscalls -a -o "$TEST_TMP/$sig.gtsc" 2> "$TEST_TMP/err" &
+	# one stderr file per run: the INT run's "recording" must not release the TERM run
+	"$GTSC" record -e syscalls -a -o "$TEST_TMP/$sig.gtsc" 2> "$TEST_TMP/err.$sig" &
 	rpid=$!
-	wait_for "$TEST_TMP/err" recording 10
+	wait_for "$TEST_TMP/err.$sig" recording 10
 	sleep 0.5
 	kill -$sig $rpid
 	wait $rpid

@@ -990,6 +990,25 @@ static int record_loop(struct record_run *r)
 	return err;
 }
 
+/*
+ * A full disk (or quota, or an I/O error) ends the recording where the file
+ * stopped: say how far it got, and that the part before is readable.
+ */
+static void say_failed(const struct record_run *r, int err)
+{
+	struct stat sb;
+
+	if (err != -ENOSPC && err != -EDQUOT && err != -EFBIG && err != -EIO) {
+		fprintf(stderr, "gtsc-bpf: recording failed: %s\n", strerror(-err));
+		return;
+	}
+	if (stat(r->o->output, &sb))
+		sb.st_size = 0;
+	fprintf(stderr,
+		"gtsc-bpf: writing %s failed after %lld bytes: %s; it is readable up to its last whole chunk, without a trailer\n",
+		r->o->output, (long long)sb.st_size, strerror(-err));
+}
+
 static void print_summary(struct record_run *r)
 {
 	double secs = (mono_ns() - r->t0_ns) / 1e9;
@@ -1235,7 +1254,7 @@ static int record_run(struct record_run *r)
 		daemon_ready(r);
 	err = record_loop(r);
 	if (err)
-		fprintf(stderr, "gtsc-bpf: recording failed: %s\n", strerror(-err));
+		say_failed(r, err);
 	return err ?: finish(r);
 }
 

@@ -498,7 +498,8 @@ static __s64 meta_num(const struct ctf_writer *w, const char *key)
 static void put_env(const struct ctf_writer *w, FILE *f)
 {
 	const char *tool = gtsc_reader__meta(w->r, "tool") ?: "gtsc-bpf";
-	time_t start = (meta_num(w, "start_ns") + meta_num(w, "wall_offset_ns")) / 1000000000LL;
+	__s64 ns;
+	time_t start;
 	unsigned int ver[3] = {};
 	char name[64], when[32];
 	struct tm tm;
@@ -507,7 +508,14 @@ static void put_env(const struct ctf_writer *w, FILE *f)
 	snprintf(name, sizeof(name), "%.*s", sp ? (int)(sp - tool) : (int)strlen(tool), tool);
 	if (sp)
 		sscanf(sp + 1, "%u.%u.%u", &ver[0], &ver[1], &ver[2]);
-	gmtime_r(&start, &tm);
+	/* a damaged META's times give the epoch, not an overflow or a year past int */
+	if (__builtin_add_overflow(meta_num(w, "start_ns"), meta_num(w, "wall_offset_ns"), &ns))
+		ns = 0;
+	start = ns / 1000000000LL;
+	if (!gmtime_r(&start, &tm)) {
+		start = 0;
+		gmtime_r(&start, &tm);
+	}
 	strftime(when, sizeof(when), "%Y%m%dT%H%M%S+0000", &tm);
 	fputs("env {\n", f);
 	env_str(f, "hostname", gtsc_reader__meta(w->r, "hostname"));

@@ -242,7 +242,9 @@ static struct gtsc_event_class *build_func(const struct gtsc_reader *r,
 	bool typed = fi && strcmp(fi->ret_type, "?");
 	int nr_args = typed ? (fi->nr_args < 6 ? fi->nr_args : 6) : 6;
 	struct gtsc_field *f;
-	struct gtsc_event_class *c = class_alloc(2 + nr_args, &f);
+	/* a return has three fields whatever the prototype's argument count */
+	struct gtsc_event_class *c =
+		class_alloc(e->kind == GTSC_FUNC_RETURN ? 3 : 2 + nr_args, &f);
 	unsigned int n = 0;
 
 	if (!c)
