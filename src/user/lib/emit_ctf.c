@@ -394,6 +394,13 @@ static int put_event(struct ctf_writer *w, struct ctf_stream *s, const struct gt
 	put(s, &h->tid, 4);
 	put(s, procname, PROCNAME_LEN);
 	for (unsigned int i = 0; i < full->nr_fields && err >= 0; i++) {
+		/*
+		 * A string or sequence before this field reserved only its own
+		 * bytes and may have used up the 8 set aside above for this one
+		 * (ASan, found by the fuzzer).
+		 */
+		if (reserve(s, 8))
+			return -ENOMEM;
 		err = put_field(w, s, ec, h, &full->fields[i]);
 		if (err > 0)
 			omitted |= 1ULL << i;
