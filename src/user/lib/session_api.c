@@ -345,7 +345,7 @@ int gtsc_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_s
 	err = err ?: parse_events(opts, p);
 	err = err ?: parse_channels(opts, p);
 	if (err)
-		return err;
+		goto fail;
 	p->eo.capture_size = OPTS_GET(opts, capture_size, 0);
 	p->eo.no_capture = OPTS_GET(opts, no_capture, false);
 	p->eo.comms = OPTS_GET(opts, comms, NULL);
@@ -354,13 +354,20 @@ int gtsc_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_s
 	p->eo.stacks = OPTS_GET(opts, stacks, false);
 	err = parse_trigger(opts, p);
 	if (err)
-		return err;
+		goto fail;
 	if (p->eo.stacks && !(p->eo.sources & GTSC_SRC_KMEM) && !OPTS_GET(opts, nr_funcs, 0)) {
 		opts_log(opts, "--stacks records the stacks of allocations and function hits: "
 			       "it needs -e kmem or -k");
-		return -EINVAL;
+		err = -EINVAL;
+		goto fail;
 	}
-	return parse_funcs(opts, p);
+	err = parse_funcs(opts, p);
+	if (!err)
+		return 0;
+fail:
+	/* a refused option leaves nothing for the caller to free */
+	gtsc_session_parse__free(p);
+	return err;
 }
 
 void gtsc_session_parse__free(struct gtsc_session_parse *p)
