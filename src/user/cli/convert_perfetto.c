@@ -47,7 +47,7 @@ struct perfetto {
 	FILE *out;
 	struct gtsc_comm_table *comms;
 	struct gtsc_syscall_decoder *dec;
-	struct gtsc_event_printer *fields; /* a tracepoint's fields as args */
+	struct gtsc_event_printer *fields; /* the field layer: every instant's args */
 	__u64 t0_ns, last_ns;
 	bool first;
 	char call[8192];
@@ -245,22 +245,30 @@ static int on_call(void *ctx, const struct gtsc_syscall *call)
 	return thread_note(c, call->pid, call->tid);
 }
 
-static const char *const kmem_names[2][3] = {
-	{ "kmalloc", "kmem_cache_alloc", "mm_page_alloc" },
-	{ "kfree", "kmem_cache_free", "mm_page_free" },
-};
-
-static void put_site(struct perfetto *c, __u64 site)
+/*
+ * An instant on a track, its args every field of the record's class (the
+ * field layer's JSON, as report --json prints them).
+ */
+static int put_instant(struct perfetto *c, const struct gtsc_rec_hdr *h, const char *name,
+		       const char *cat, __u32 pid, __u32 tid)
 {
-	__u64 off;
-	const char *s = gtsc_reader__ksym(c->r, site, &off);
+	int err;
 
-	if (s)
-		snprintf(c->call, sizeof(c->call), "%s+0x%" PRIx64, s, (uint64_t)off);
-	else
-		snprintf(c->call, sizeof(c->call), "0x%" PRIx64, (uint64_t)site);
-	fputs(",\"call_site\":", c->out);
-	gtsc_fputs_json(c->out, c->call);
+	ev_begin(c, "i", name, cat, h->ts_ns, pid, tid);
+	fputs(",\"s\":\"t\",\"args\":", c->out);
+	err = gtsc_event_printer__print(c->fields, h);
+	fputc('}', c->out);
+	return err;
+}
+
+/* The record's event name ("kmalloc", "sched_switch"), and its group. */
+static const char *event_name(struct perfetto *c, const struct gtsc_rec_hdr *h, const char **group)
+{
+	const char *name = gtsc_event_printer__name(c->fields, h, group);
+
+	if (name && !*group)
+		*group = "gtsc";
+	return name;
 }
 
 static int on_alloc(struct perfetto *c, const struct gtsc_rec_kmem_alloc *a)
@@ -269,15 +277,12 @@ static int on_alloc(struct perfetto *c, const struct gtsc_rec_kmem_alloc *a)
 	struct live_obj prev;
 	struct proc_bytes *p;
 
-	if (a->kind > GTSC_KMEM_PAGE)
+	const char *group, *name = event_name(c, h, &group);
+
+	if (!name || a->kind > GTSC_KMEM_PAGE)
 		return 0;
-	ev_begin(c, "i", kmem_names[0][a->kind], "kmem", h->ts_ns, h->pid, h->tid);
-	fprintf(c->out, ",\"s\":\"t\",\"args\":{\"ptr\":\"0x%" PRIx64 "\",\"bytes_req\":%u,"
-			"\"bytes_alloc\":%u",
-		(uint64_t)a->ptr, a->bytes_req, a->bytes_alloc);
-	if (a->kind != GTSC_KMEM_PAGE)
-		put_site(c, a->call_site);
-	fputs("}}", c->out);
+	if (put_instant(c, h, name, group, h->pid, h->tid))
+		return -EIO;
 	if (a->kind == GTSC_KMEM_PAGE || !a->ptr)
 		return 0;
 	if (live_add(c, a->ptr, a->bytes_alloc, h->pid, &prev))
@@ -303,13 +308,12 @@ static int on_free(struct perfetto *c, const struct gtsc_rec_kmem_free *f)
 	struct live_obj o;
 	struct proc_bytes *p;
 
-	if (f->kind > GTSC_KMEM_PAGE)
+	const char *group, *name = event_name(c, h, &group);
+
+	if (!name || f->kind > GTSC_KMEM_PAGE)
 		return 0;
-	ev_begin(c, "i", kmem_names[1][f->kind], "kmem", h->ts_ns, h->pid, h->tid);
-	fprintf(c->out, ",\"s\":\"t\",\"args\":{\"ptr\":\"0x%" PRIx64 "\"", (uint64_t)f->ptr);
-	if (f->kind != GTSC_KMEM_PAGE)
-		put_site(c, f->call_site);
-	fputs("}}", c->out);
+	if (put_instant(c, h, name, group, h->pid, h->tid))
+		return -EIO;
 	/* Objects allocated before the trace are not counted: never below zero. */
 	if (f->kind == GTSC_KMEM_PAGE || !live_del(c, f->ptr, &o))
 		return 0;
@@ -340,16 +344,6 @@ static int on_func(struct perfetto *c, const struct gtsc_rec_func *f)
 	return thread_note(c, h->pid, h->tid);
 }
 
-static const char *channel_name(const struct perfetto *c, __u32 id)
-{
-	GTSC_OPTS(gtsc_reader_channel, ch);
-
-	for (size_t i = 0; !gtsc_reader__channel(c->r, i, &ch); i++)
-		if (ch.id == id)
-			return ch.name;
-	return "?";
-}
-
 static int on_drops(struct perfetto *c, const struct gtsc_rec_drops *d)
 {
 	char name[64];
@@ -358,27 +352,17 @@ static int on_drops(struct perfetto *c, const struct gtsc_rec_drops *d)
 		return 0;
 	c->cpus[d->hdr.cpu / 64] |= 1ULL << (d->hdr.cpu % 64);
 	snprintf(name, sizeof(name), "dropped %" PRIu64, (uint64_t)d->count);
-	ev_begin(c, "i", name, "drops", d->hdr.ts_ns, CPU_TRACKS_PID, d->hdr.cpu);
-	fprintf(c->out, ",\"s\":\"t\",\"args\":{\"count\":%" PRIu64 ",\"since_us\":%.3f,\"channel\":",
-		(uint64_t)d->count, us(c, d->since_ns));
-	gtsc_fputs_json(c->out, channel_name(c, d->channel));
-	fputs("}}", c->out);
-	return 0;
+	return put_instant(c, &d->hdr, name, "drops", CPU_TRACKS_PID, d->hdr.cpu);
 }
 
 /* Any tracepoint (-e GROUP:NAME): an instant on its thread, its fields as args. */
 static int on_tracepoint(struct perfetto *c, const struct gtsc_rec_hdr *h)
 {
-	const char *group, *name = gtsc_event_printer__name(c->fields, h, &group);
-	int err;
+	const char *group, *name = event_name(c, h, &group);
 
 	if (!name)
 		return 0;
-	ev_begin(c, "i", name, group, h->ts_ns, h->pid, h->tid);
-	fputs(",\"s\":\"t\",\"args\":", c->out);
-	err = gtsc_event_printer__print(c->fields, h);
-	fputc('}', c->out);
-	return err ?: thread_note(c, h->pid, h->tid);
+	return put_instant(c, h, name, group, h->pid, h->tid) ?: thread_note(c, h->pid, h->tid);
 }
 
 static int on_record(struct perfetto *c, const struct gtsc_rec_hdr *h)
@@ -413,6 +397,9 @@ static int on_record(struct perfetto *c, const struct gtsc_rec_hdr *h)
 		break;
 	case GTSC_REC_TRACEPOINT:
 		err = on_tracepoint(c, h);
+		break;
+	case GTSC_REC_KMEM_CACHE: /* names a cache for the kmem events' args */
+		err = gtsc_event_printer__print(c->fields, h);
 		break;
 	}
 	return err;
