@@ -29,12 +29,15 @@ struct order_state {
 	__u64 back;	 /* records earlier than the one before them */
 	__u64 max_back;	 /* by how much, at most */
 	__u64 first_rec; /* file position (record number) of the first */
+	__u64 preempted; /* out of order on a kernel that preempts programs */
+	__u64 max_preempted;
 	bool seen;
 };
 
 struct pass1 {
 	struct kmem_check *k;
 	bool newer_abi; /* the recorder's record ABI is newer than ours */
+	bool preemptible; /* recorded on PREEMPT_RT: programs run preemptible */
 	struct order_state (*order)[MAX_CPUS];
 	__u64 in_file[S_MAX];		  /* records the kernel wrote, by channel */
 	__u64 drop_records[MAX_CHANNELS]; /* DROPS counts by channel id */
@@ -185,6 +188,10 @@ static void check_order(struct pass1 *p, const struct gtsc_rec_hdr *h)
 			k->s.nested++;
 			if (o->last - h->ts_ns > k->s.max_nested_ns)
 				k->s.max_nested_ns = o->last - h->ts_ns;
+		} else if (p->preemptible) {
+			o->preempted++;
+			if (o->last - h->ts_ns > o->max_preempted)
+				o->max_preempted = o->last - h->ts_ns;
 		} else {
 			if (!o->back++)
 				o->first_rec = k->s.records;
@@ -236,6 +243,15 @@ static void report_order(struct pass1 *p)
 		for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
 			const struct order_state *o = &p->order[s][cpu];
 
+			if (o->preempted)
+				note(p->k,
+				     "CPU %d of the %s channel has %llu record%s earlier than the "
+				     "record before it (by up to %.6f s): the kernel is PREEMPT_RT, "
+				     "which runs programs preemptible, and one preempted between "
+				     "reading the clock and writing its record lands after later "
+				     "events.",
+				     cpu, stream_channel[s], (unsigned long long)o->preempted,
+				     o->preempted > 1 ? "s" : "", o->max_preempted / 1e9);
 			if (!o->back)
 				continue;
 			finding(p->k,
@@ -304,8 +320,9 @@ static int read_unordered(const char *path, struct pass1 *p)
 /* ---- whole-trace facts: header, damage, counts against the trailer ---- */
 
 static void describe(struct kmem_check *k, const char *path, const struct gtsc_reader *r,
-		     bool *newer_abi)
+		     struct pass1 *p)
 {
+	const char *uts_version = gtsc_reader__meta(r, "kernel_version");
 	struct gtsc_file_hdr fh = {};
 	const char *kernel = gtsc_reader__meta(r, "kernel"),
 		   *cpus = gtsc_reader__meta(r, "nr_cpus");
@@ -316,7 +333,9 @@ static void describe(struct kmem_check *k, const char *path, const struct gtsc_r
 			memset(&fh, 0, sizeof(fh));
 		close(fd);
 	}
-	*newer_abi = fh.rec_abi_minor > GTSC_REC_ABI_MINOR;
+	p->newer_abi = fh.rec_abi_minor > GTSC_REC_ABI_MINOR;
+	/* uname -v, as feature_probe.c's bpf_preemptible reads it */
+	p->preemptible = uts_version && strstr(uts_version, "PREEMPT_RT");
 	snprintf(k->s.format, sizeof(k->s.format),
 		 "format %u.%u, record ABI %u.%u, kernel %s, %s cpus", fh.version_major,
 		 fh.version_minor, fh.rec_abi_major, fh.rec_abi_minor, kernel ? kernel : "?",
@@ -556,7 +575,7 @@ int kmem_check__run(const char *path, struct kmem_check *k)
 		return -ENOMEM;
 	r = gtsc_reader__open(path, NULL);
 	if (r)
-		describe(k, path, r, &p.newer_abi);
+		describe(k, path, r, &p);
 	err = read_unordered(path, &p);
 	if (!err && r) {
 		report_records(&p);
