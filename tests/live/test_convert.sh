@@ -82,7 +82,7 @@ print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' \
 n=$(grep -c '"cat":"syscall"' "$TEST_TMP/big.json")
 echo "# convert of 3 M events: exit, max RSS MiB: $rss"
 check convert/perfetto-bounded "3 M events: exit and max RSS (MiB) '$rss', $n syscall slices" \
-	[ "${rss%% *}" = 0 -a "${rss##* }" -lt 64 -a "$n" -ge 1500000 ]
+	[ "${rss%% *}" = 0 -a "${rss##* }" -lt "$(rss_limit_mib)" -a "$n" -ge 1500000 ]
 
 # A progress line by bytes read, on a terminal, for a read of more than a
 # second (printing 3 M events takes longer), never between the output's own
@@ -305,7 +305,7 @@ n=$(babeltrace2 "$TEST_TMP/big.ctf" -c sink.utils.counter -p step=+0 2> /dev/nul
 	awk '/ Event messages/ { print $1 }')
 echo "# convert --to ctf of 3 M events: exit, max RSS MiB: $rss"
 check_expr convert/ctf-bounded "3 M events: exit and max RSS (MiB) '$rss', babeltrace2 counted $n" \
-	'[ "${rss%% *}" = 0 ] && [ "${rss##* }" -lt 64 ] && [ "${n:-0}" -ge 3000000 ]'
+	'[ "${rss%% *}" = 0 ] && [ "${rss##* }" -lt "$(rss_limit_mib)" ] && [ "${n:-0}" -ge 3000000 ]'
 
 # A trace cut at a tenth (the 3 M event one: many chunks) converts as far as it goes
 # (exit 3) into a CTF trace babeltrace2 reads whole.
