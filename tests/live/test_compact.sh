@@ -49,7 +49,7 @@ same_reports() {
 }
 
 if [ ! -x "$RECODE" ]; then
-	echo "SKIP live/$T/round-trip: $RECODE is not built (make unit-bins)"
+	echo "SKIP live/$T/round-trip: $RECODE is not here (make unit-bins; the VM image carries only the static gtsc-bpf and the host lane runs this)"
 else
 	"$GTSC" record -q -e syscalls --compress=none -o "$TEST_TMP/cap.gtsc" -- "$WORKLOADS/capload" files "$TEST_TMP/f" \
 		> /dev/null 2> "$TEST_TMP/err"
