@@ -20,6 +20,20 @@
  * flagged GTSC_SYS_F_COMPAT, hold the i386 argument registers, capture
  * nothing, and are written only while no syscall filter is set.  Telling
  * costs the 64-bit path one task load and one test.
+ *
+ * Two records per call, not one (issue #13's first lever, measured and
+ * not taken; method, prototype and script in doc/notes/one-record.md).
+ * Keeping the enter arguments in per-thread storage and writing one
+ * 96-byte record at exit saves the enter record's ring write (34 ns), and
+ * the exit gives it back (a lookup and 96 bytes instead of 40: +43 ns).
+ * Inside the programs (bpf_stats, tp_btf, 6.18, getppid with a pid
+ * filter, ns per call, enter + exit, medians of 7-12 runs): today 420
+ * (262 + 159); task storage 430; tid hash 446; task storage with the exit
+ * trusting the stash instead of filtering again 396; hash likewise 411;
+ * the floor (filters, no record) 229.  The best case saves 24 ns, 5.7% of
+ * the programs' cost, under the 10% bar, before what the real design
+ * adds: captures copied twice, enter-only records for calls still open,
+ * and a reorder window in every reader.
  */
 #include "gtsc.bpf.h"
 #include "gtsc_syscalls.h"
