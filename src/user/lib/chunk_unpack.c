@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <lz4.h>
 
@@ -43,6 +44,23 @@ ssize_t trace_pread_full(int fd, void *buf, size_t len, __u64 off)
 		done += ret;
 	}
 	return done;
+}
+
+#define HUGE_PAGE (2u << 20)
+
+void *chunk_buf_alloc(size_t need, size_t *cap)
+{
+	void *p;
+
+	for (*cap = 4096; *cap < need; *cap *= 2)
+		;
+	if (*cap < HUGE_PAGE)
+		return malloc(*cap);
+	if (posix_memalign(&p, HUGE_PAGE, *cap))
+		return NULL;
+	/* a hint: where THP is off or refused, small pages do */
+	madvise(p, *cap, MADV_HUGEPAGE);
+	return p;
 }
 
 void unpacker__free(struct unpacker *u)
@@ -293,9 +311,7 @@ static void fill_slot(struct prefetch *p, const struct data_chunk *c, struct slo
 	if (s->cap < c->h.raw_len || !s->data) {
 		/* contents need not survive: no realloc copy */
 		free(s->data);
-		for (s->cap = 4096; s->cap < c->h.raw_len; s->cap *= 2)
-			;
-		s->data = malloc(s->cap);
+		s->data = chunk_buf_alloc(c->h.raw_len, &s->cap);
 		if (!s->data) {
 			s->cap = 0;
 			s->ret = -ENOMEM;

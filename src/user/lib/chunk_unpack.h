@@ -40,6 +40,14 @@ struct unpacker {
 /* Bytes read from FD at OFF, short only at end of file, or -errno. */
 ssize_t trace_pread_full(int fd, void *buf, size_t len, __u64 off);
 
+/*
+ * Room for NEED bytes of records, *CAP of them (a power of two, so that
+ * buffers recycle across chunks of every size).  Those of 2 MiB and more
+ * are aligned and asked to be huge pages: a 4 MiB chunk is then two page
+ * faults, not 1024, and faults cost a VM dearly.  free() frees it.
+ */
+void *chunk_buf_alloc(size_t need, size_t *cap);
+
 void unpacker__free(struct unpacker *u);
 
 /*

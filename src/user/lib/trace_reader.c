@@ -1377,9 +1377,7 @@ static struct rbuf *get_rbuf(struct gtsc_reader *r, size_t size)
 	if (b.cap < size || !b.data) {
 		/* contents need not survive: no realloc copy */
 		free(b.data);
-		for (b.cap = 4096; b.cap < size; b.cap *= 2)
-			;
-		b.data = malloc(b.cap);
+		b.data = chunk_buf_alloc(size, &b.cap);
 		if (!b.data)
 			return NULL;
 	}
