@@ -1482,7 +1482,8 @@ static int take_prefetched(struct gtsc_reader *r, __u64 *batch_max)
 	err = reserve_pend(r, r->n_pend + got.n_refs);
 	if (err)
 		return err;
-	memcpy(r->pend + r->n_pend, got.refs, got.n_refs * sizeof(*got.refs));
+	if (got.n_refs) /* an empty chunk's refs may be NULL */
+		memcpy(r->pend + r->n_pend, got.refs, got.n_refs * sizeof(*got.refs));
 	r->n_pend += got.n_refs;
 	if (got.rec_why[0])
 		mark_damaged(r, true, "%s", got.rec_why);
