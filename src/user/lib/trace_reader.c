@@ -27,6 +27,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1431,6 +1432,14 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 		mark_damaged(r, true, "%s", why);
 }
 
+/* CPUs this thread may run on: a worker on the caller's only CPU would just take turns. */
+static int usable_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+}
+
 /* Whether the next chunks are worth a worker: an indexed trace of two chunks or more. */
 static bool want_prefetch(struct gtsc_reader *r)
 {
@@ -1438,6 +1447,10 @@ static bool want_prefetch(struct gtsc_reader *r)
 
 	if (r->prefetch || r->one_thread || r->st.on || r->n_chunks - r->next_chunk < 2)
 		return r->prefetch != NULL;
+	if (usable_cpus() < 2) {
+		r->one_thread = true;
+		return false;
+	}
 	for (size_t i = 0; i < r->n_in; i++)
 		fds[i] = r->in[i].fd;
 	r->prefetch = prefetch__start(r->chunks, r->n_chunks, r->next_chunk, fds, r->n_in);
