@@ -90,19 +90,19 @@ static int bad_size(struct unpacker *u, const struct data_chunk *c)
 		       c->idx, (unsigned long long)c->pos, c->h.raw_len);
 }
 
-static int grow(char **buf, size_t *cap, size_t need)
+int trace_grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 {
-	size_t ncap = *cap ? *cap : 4096;
-	char *p;
+	size_t ncap = *cap ? *cap : 16;
+	void *p;
 
 	if (need <= *cap)
 		return 0;
 	while (ncap < need)
 		ncap *= 2;
-	p = realloc(*buf, ncap);
+	p = reallocarray(*arr, ncap, elem);
 	if (!p)
 		return -ENOMEM;
-	*buf = p;
+	*arr = p;
 	*cap = ncap;
 	return 0;
 }
@@ -147,7 +147,7 @@ static int unzstd(struct unpacker *u, const struct data_chunk *c, const char *in
 		return bad_size(u, c);
 	if (!u->cols && !(u->cols = col_coder__new()))
 		return -ENOMEM;
-	if (grow(&u->colbuf, &u->colbuf_cap, clen))
+	if (trace_grow_array((void **)&u->colbuf, &u->colbuf_cap, clen, 1))
 		return -ENOMEM;
 	err = unzstd_to(u, c, in, u->colbuf, clen);
 	if (err)
@@ -193,7 +193,7 @@ int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct da
 	ssize_t n;
 
 	if (packed && !stored) {
-		if (grow(&u->stored, &u->stored_cap, h->len))
+		if (trace_grow_array((void **)&u->stored, &u->stored_cap, h->len, 1))
 			return -ENOMEM;
 		in = u->stored;
 	}

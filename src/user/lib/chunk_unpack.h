@@ -37,6 +37,9 @@ struct unpacker {
 	char why[UNPACK_WHY]; /* the damage, when unpack_chunk() says 1 */
 };
 
+/* Grows *ARR (*CAP elements of ELEM bytes) to hold NEED, doubling: 0 or -ENOMEM. */
+int trace_grow_array(void **arr, size_t *cap, size_t need, size_t elem);
+
 /* Bytes read from FD at OFF, short only at end of file, or -errno. */
 ssize_t trace_pread_full(int fd, void *buf, size_t len, __u64 off);
 

@@ -170,24 +170,7 @@ struct gtsc_reader {
 	__u64 count;
 };
 
-static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	p = reallocarray(*arr, ncap, elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
-#define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+#define GROW(arr, cap, need) trace_grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 __attribute__((format(printf, 2, 3))) static void set_err(struct gtsc_reader *r, const char *fmt,
 							 ...)
@@ -366,7 +349,7 @@ static int split_tabs(char *line, char **f, int max)
 static int add_kv(struct gtsc_reader *r, struct kv **arr, size_t *n, size_t *cap, const char *key,
 		  const char *val)
 {
-	if (grow_array((void **)arr, cap, *n + 1, sizeof(**arr)))
+	if (trace_grow_array((void **)arr, cap, *n + 1, sizeof(**arr)))
 		return -ENOMEM;
 	(*arr)[(*n)++] = (struct kv){ .key = key, .val = val };
 	return 0;
@@ -616,7 +599,7 @@ static int parse_text(struct gtsc_reader *r, enum gtsc_chunk_type type, char *te
 
 static int append_text(struct text *t, const char *data, size_t len)
 {
-	if (grow_array((void **)&t->buf, &t->cap, t->len + len + 1, 1))
+	if (trace_grow_array((void **)&t->buf, &t->cap, t->len + len + 1, 1))
 		return -ENOMEM;
 	memcpy(t->buf + t->len, data, len);
 	t->len += len;
