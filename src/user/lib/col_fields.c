@@ -1,10 +1,22 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The fields of each built-in record, as the column coder (col_codec.c)
- * sees them, in the form of fields.h, the field layer's contract.  When the
- * built-in classes of the field layer land, col_record_class() returns
- * theirs and this file goes; the coder only reads offsets, sizes, types and
- * print hints.
+ * sees them, in the form of fields.h, the field layer's contract; the coder
+ * only reads offsets, sizes, types and print hints.
+ *
+ * Why not the field layer's classes (events.c): those describe how a record
+ * is shown, and the streams of a column chunk are part of the file format
+ * (COL_VERSION).  There, one record has several classes (kmem_alloc is
+ * kmalloc, kmem_cache_alloc or page_alloc; sys_enter's is built per trace
+ * from its syscall table, with 4-byte arguments where the call's type is an
+ * int), a field can appear twice (nr as "name" and "nr"), some records have
+ * none (kmem_cache), and print hints follow what reads best: gfp_flags is
+ * HEX there, which the coder would code as a delta (a FLAGS field is a
+ * plain varint).  Deriving the streams from them would let a display change
+ * move the layout of files already written.  This table is one class per
+ * record, sorted by offset, never overlapping, and changes only with a new
+ * COL_VERSION; col_record_class() costs nothing per record either way (the
+ * layout is made once per coder).
  *
  * The coder makes of each field (col_codec.c, field_coding()):
  *   UINT/INT printed as HEX or SYM (pointers, addresses) or TIME: the

@@ -27,17 +27,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <lz4.h>
 #include <zlib.h>
-#include <zstd.h>
 
-#include "col_codec.h"
+#include "chunk_unpack.h"
 #include "events.h"
 #include "metadata.h"
 #include "trace_reader.h"
@@ -67,13 +67,6 @@ struct text {
 	char *buf;
 	size_t len;
 	size_t cap;
-};
-
-struct data_chunk {
-	__u64 pos; /* of its header */
-	__u32 idx; /* chunk number in file order */
-	__u32 in;  /* which input */
-	struct gtsc_chunk_hdr h;
 };
 
 /* One file of the trace; a stream has one input. */
@@ -158,14 +151,9 @@ struct gtsc_reader {
 	size_t next_chunk;
 	bool stop;
 
-	z_stream zs;
-	bool zs_ready;
-	char *stored; /* compressed bytes of the chunk being read */
-	size_t stored_cap;
-	ZSTD_DCtx *zstd;	 /* made at the first zstd chunk */
-	struct col_coder *cols; /* made at the first column chunk */
-	char *colbuf;		 /* the columns of the chunk being read */
-	size_t colbuf_cap;
+	struct unpacker unpack; /* the reader's thread's */
+	struct prefetch *prefetch; /* decodes the next chunks ahead (chunk_unpack.c) */
+	bool one_thread;	   /* GTSC_READER_THREADS=1, or the worker failed */
 
 	struct rbuf *live;
 	size_t n_live, cap_live;
@@ -182,24 +170,7 @@ struct gtsc_reader {
 	__u64 count;
 };
 
-static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	p = reallocarray(*arr, ncap, elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
-#define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+#define GROW(arr, cap, need) trace_grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 __attribute__((format(printf, 2, 3))) static void set_err(struct gtsc_reader *r, const char *fmt,
 							 ...)
@@ -230,26 +201,6 @@ __attribute__((format(printf, 3, 4))) static void mark_damaged(struct gtsc_reade
 	va_end(ap);
 	r->damaged = true;
 	r->damage_in_data = in_data;
-}
-
-/* Bytes read, short only at end of file, or -errno. */
-static ssize_t pread_full(int fd, void *buf, size_t len, __u64 off)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t ret = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
-
-		if (ret < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (ret == 0)
-			break;
-		done += ret;
-	}
-	return done;
 }
 
 /* ---- file header ---- */
@@ -339,7 +290,7 @@ static int read_file_hdr(struct gtsc_reader *r, const char *path)
 	struct gtsc_file_hdr fh;
 	ssize_t n;
 
-	n = pread_full(r->in[r->cur_in].fd, &fh, sizeof(fh), 0);
+	n = trace_pread_full(r->in[r->cur_in].fd, &fh, sizeof(fh), 0);
 	if (n < 0) {
 		set_err(r, "cannot read %s: %s", path, strerror((int)-n));
 		return (int)n;
@@ -398,7 +349,7 @@ static int split_tabs(char *line, char **f, int max)
 static int add_kv(struct gtsc_reader *r, struct kv **arr, size_t *n, size_t *cap, const char *key,
 		  const char *val)
 {
-	if (grow_array((void **)arr, cap, *n + 1, sizeof(**arr)))
+	if (trace_grow_array((void **)arr, cap, *n + 1, sizeof(**arr)))
 		return -ENOMEM;
 	(*arr)[(*n)++] = (struct kv){ .key = key, .val = val };
 	return 0;
@@ -648,7 +599,7 @@ static int parse_text(struct gtsc_reader *r, enum gtsc_chunk_type type, char *te
 
 static int append_text(struct text *t, const char *data, size_t len)
 {
-	if (grow_array((void **)&t->buf, &t->cap, t->len + len + 1, 1))
+	if (trace_grow_array((void **)&t->buf, &t->cap, t->len + len + 1, 1))
 		return -ENOMEM;
 	memcpy(t->buf + t->len, data, len);
 	t->len += len;
@@ -658,138 +609,19 @@ static int append_text(struct text *t, const char *data, size_t len)
 
 /* ---- chunk payloads ---- */
 
-static int unlz4(struct gtsc_reader *r, const struct data_chunk *c, const char *in, char *out,
-		 bool in_data)
-{
-	const struct gtsc_chunk_hdr *h = &c->h;
-
-	if (LZ4_decompress_safe(in, out, (int)h->len, (int)h->raw_len) == (int)h->raw_len)
-		return 0;
-	mark_damaged(r, in_data,
-		     "chunk %u at byte %llu does not decompress to its stated %u bytes; records before it are readable",
-		     c->idx, (unsigned long long)c->pos, h->raw_len);
-	return 1;
-}
-
-static int bad_size(struct gtsc_reader *r, const struct data_chunk *c, bool in_data)
-{
-	mark_damaged(r, in_data,
-		     "chunk %u at byte %llu does not decompress to its stated %u bytes; records before it are readable",
-		     c->idx, (unsigned long long)c->pos, c->h.raw_len);
-	return 1;
-}
-
-/* Zstd's frame IN into OUT, exactly LEN bytes: 0, 1 when damaged, -errno. */
-static int unzstd_to(struct gtsc_reader *r, const struct data_chunk *c, const char *in, char *out,
-		     size_t len, bool in_data)
-{
-	size_t n;
-
-	if (!r->zstd && !(r->zstd = ZSTD_createDCtx()))
-		return -ENOMEM;
-	n = ZSTD_decompressDCtx(r->zstd, out, len, in, c->h.len);
-	if (ZSTD_isError(n) || n != len)
-		return bad_size(r, c, in_data);
-	return 0;
-}
-
-/*
- * A zstd chunk (1.2): the frame holds the records, or their columns
- * (GTSC_CHUNK_COLS), which are decoded into OUT's raw_len bytes.
- */
-static int unzstd(struct gtsc_reader *r, const struct data_chunk *c, const char *in, char *out,
-		  bool in_data)
-{
-	unsigned long long clen;
-	int err;
-
-	if (!(c->h.flags & GTSC_CHUNK_COLS))
-		return unzstd_to(r, c, in, out, c->h.raw_len, in_data);
-	clen = ZSTD_getFrameContentSize(in, c->h.len);
-	if (clen > col_encode_bound(c->h.raw_len))
-		return bad_size(r, c, in_data);
-	if (!r->cols && !(r->cols = col_coder__new()))
-		return -ENOMEM;
-	if (GROW(r->colbuf, r->colbuf_cap, clen))
-		return -ENOMEM;
-	err = unzstd_to(r, c, in, r->colbuf, clen, in_data);
-	if (err)
-		return err;
-	err = col_coder__decode(r->cols, r->colbuf, clen, out, c->h.raw_len);
-	if (err == -ENOTSUP) {
-		mark_damaged(r, in_data,
-			     "chunk %u at byte %llu holds columns of a layout this gtsc-bpf does not know: a newer recorder wrote it; records before it are readable",
-			     c->idx, (unsigned long long)c->pos);
-		return 1;
-	}
-	return err ? bad_size(r, c, in_data) : 0;
-}
-
 /*
  * Reads chunk C's payload into OUT (room for raw_len bytes) and checks it.
  * 0: good; 1: damaged (said why); -errno: I/O error.
  */
 static int load_payload(struct gtsc_reader *r, const struct data_chunk *c, char *out, bool in_data)
 {
-	const struct gtsc_chunk_hdr *h = &c->h;
-	bool zlib = h->flags & GTSC_CHUNK_ZLIB;
-	bool lz4 = h->flags & GTSC_CHUNK_LZ4;
-	bool zstd = h->flags & GTSC_CHUNK_ZSTD;
-	char *in = out;
-	ssize_t n;
-	int ret;
+	/* a stream's chunk is whole in its buffer (stream_next) */
+	const char *stored = r->st.on ? r->st.ibuf + r->st.ipos + sizeof(c->h) : NULL;
+	int err = unpack_chunk(&r->unpack, r->in[c->in].fd, stored, c, out);
 
-	if (zlib || lz4 || zstd) {
-		if (GROW(r->stored, r->stored_cap, h->len))
-			return -ENOMEM;
-		in = r->stored;
-	}
-	if (r->st.on) {
-		/* the whole chunk is in the stream's buffer (stream_next) */
-		const char *stored = r->st.ibuf + r->st.ipos + sizeof(*h);
-
-		in = in == out ? memcpy(out, stored, h->len) : (char *)stored;
-		n = h->len;
-	} else {
-		n = pread_full(r->in[c->in].fd, in, h->len, c->pos + sizeof(*h));
-	}
-	if (n < 0)
-		return (int)n;
-	if ((size_t)n < h->len) {
-		/* the file shrank since open() */
-		mark_damaged(r, in_data,
-			     "the file is truncated: it ends inside chunk %u at byte %llu; records up to there are readable",
-			     c->idx, (unsigned long long)c->pos);
-		return 1;
-	}
-	if (trace_chunk_crc(h, in, h->len) != h->crc) {
-		mark_damaged(r, in_data,
-			     "chunk %u at byte %llu fails its CRC check; records before it are readable",
-			     c->idx, (unsigned long long)c->pos);
-		return 1;
-	}
-	if (lz4)
-		return unlz4(r, c, in, out, in_data);
-	if (zstd)
-		return unzstd(r, c, in, out, in_data);
-	if (!zlib)
-		return 0;
-	if (inflateReset(&r->zs) != Z_OK)
-		return -ENOMEM;
-	r->zs.next_in = (Bytef *)in;
-	r->zs.avail_in = h->len;
-	r->zs.next_out = (Bytef *)out;
-	r->zs.avail_out = h->raw_len;
-	ret = inflate(&r->zs, Z_FINISH);
-	if (ret == Z_MEM_ERROR)
-		return -ENOMEM;
-	if (ret != Z_STREAM_END || r->zs.avail_out) {
-		mark_damaged(r, in_data,
-			     "chunk %u at byte %llu does not decompress to its stated %u bytes; records before it are readable",
-			     c->idx, (unsigned long long)c->pos, h->raw_len);
-		return 1;
-	}
-	return 0;
+	if (err == 1)
+		mark_damaged(r, in_data, "%s", r->unpack.why);
+	return err;
 }
 
 /* What every file of a recording repeats: read from its first file only. */
@@ -902,7 +734,7 @@ static int walk_chunks(struct gtsc_reader *r)
 
 		if (!left)
 			break;
-		n = left < sizeof(c.h) ? 0 : pread_full(r->in[c.in].fd, &c.h, sizeof(c.h), c.pos);
+		n = left < sizeof(c.h) ? 0 : trace_pread_full(r->in[c.in].fd, &c.h, sizeof(c.h), c.pos);
 		if (n < 0)
 			return (int)n;
 		if ((size_t)n < sizeof(c.h) || (c.h.magic == GTSC_CHUNK_MAGIC &&
@@ -1204,11 +1036,6 @@ static int open_files(struct gtsc_reader *r)
 {
 	int err = 0;
 
-	if (inflateInit(&r->zs) != Z_OK)
-		return -ENOMEM;
-	r->zs_ready = true;
-	/* the chunk CRC already vouches for the stream: skip zlib's adler32 pass */
-	inflateValidate(&r->zs, 0);
 	/* a damaged file ends the trace: later files would follow a hole */
 	for (size_t i = 0; i < r->n_in && !err; i++)
 		err = open_input(r, i, r->paths[i]);
@@ -1238,6 +1065,8 @@ static struct gtsc_reader *reader_new(size_t n_in, const struct gtsc_reader_opts
 		r->in[i].fd = -1;
 	r->classes = event_classes__new();
 	r->unordered = OPTS_GET(opts, unordered, false);
+	/* one thread: for comparing outputs, timing, or a caller that must not have threads */
+	r->one_thread = getenv("GTSC_READER_THREADS") && !strcmp(getenv("GTSC_READER_THREADS"), "1");
 	r->errbuf = OPTS_GET(opts, errbuf, NULL);
 	r->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
 	if (r->errbuf && r->errbuf_sz)
@@ -1279,11 +1108,6 @@ struct gtsc_reader *gtsc_reader__open_feed(const struct gtsc_reader_opts *opts)
 
 	if (!r)
 		return NULL;
-	if (inflateInit(&r->zs) != Z_OK) {
-		gtsc_reader__close(r);
-		return errno = ENOMEM, NULL;
-	}
-	r->zs_ready = true;
 	r->st.on = r->st.feed = r->st.want_hdr = true;
 	r->file_size = ~0ULL;
 	return r;
@@ -1336,11 +1160,8 @@ void gtsc_reader__close(struct gtsc_reader *r)
 		if (r->in[i].fd >= 0)
 			close(r->in[i].fd);
 	event_classes__free(r->classes);
-	if (r->zs_ready)
-		inflateEnd(&r->zs);
-	ZSTD_freeDCtx(r->zstd);
-	col_coder__free(r->cols);
-	free(r->colbuf);
+	prefetch__stop(r->prefetch);
+	unpacker__free(&r->unpack);
 	for (size_t i = 0; i < GTSC_CHUNK_TYPE_MAX; i++)
 		free(r->texts[i].buf);
 	for (size_t i = 0; i < r->n_owned; i++)
@@ -1363,7 +1184,6 @@ void gtsc_reader__close(struct gtsc_reader *r)
 	free(r->chunks);
 	free(r->in);
 	free(r->st.ibuf);
-	free(r->stored);
 	free(r->live);
 	free(r->spare);
 	free(r->pend);
@@ -1541,9 +1361,7 @@ static struct rbuf *get_rbuf(struct gtsc_reader *r, size_t size)
 	if (b.cap < size || !b.data) {
 		/* contents need not survive: no realloc copy */
 		free(b.data);
-		for (b.cap = 4096; b.cap < size; b.cap *= 2)
-			;
-		b.data = malloc(b.cap);
+		b.data = chunk_buf_alloc(size, &b.cap);
 		if (!b.data)
 			return NULL;
 	}
@@ -1590,46 +1408,85 @@ static int reserve_pend(struct gtsc_reader *r, size_t need)
 static void index_records(struct gtsc_reader *r, const struct data_chunk *c, const char *data,
 			  __u64 *batch_max)
 {
-	size_t off = 0, len = c->h.raw_len, n = r->n_pend;
-	struct trace_rec_ref *pend = r->pend;
-	__u64 max = *batch_max;
-	const char *why = NULL;
-	struct gtsc_rec_hdr h;
+	char why[UNPACK_WHY];
 
-	while (off < len) {
-		if (len - off < sizeof(h)) {
-			why = "crosses the chunk's end";
-			break;
-		}
-		/* records need not be aligned in a damaged file: read the header by bytes */
-		memcpy(&h, data + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size > len - off) {
-			why = h.size < sizeof(h) ? "is shorter than a record header"
-						 : "crosses the chunk's end";
-			break;
-		}
-		if (h.type < GTSC_REC_TYPE_MAX && h.size < trace_rec_min_sizes[h.type]) {
-			why = "is shorter than its type's minimum size";
-			break;
-		}
-		/* records are handed out as typed pointers: the next must stay aligned */
-		if (h.size % 8) {
-			why = "has a size that is not a multiple of 8";
-			break;
-		}
-		pend[n].ts = h.ts_ns;
-		pend[n].rec = (const struct gtsc_rec_hdr *)(data + off);
-		n++;
-		if (h.ts_ns > max)
-			max = h.ts_ns;
-		off += h.size;
+	r->n_pend += index_chunk(c, data, r->pend + r->n_pend, batch_max, why);
+	if (why[0])
+		mark_damaged(r, true, "%s", why);
+}
+
+/* CPUs this thread may run on: a worker on the caller's only CPU would just take turns. */
+static int usable_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+}
+
+/* Whether the next chunks are worth a worker: an indexed trace of two chunks or more. */
+static bool want_prefetch(struct gtsc_reader *r)
+{
+	int fds[r->n_in];
+
+	if (r->prefetch || r->one_thread || r->st.on || r->n_chunks - r->next_chunk < 2)
+		return r->prefetch != NULL;
+	if (usable_cpus() < 2) {
+		r->one_thread = true;
+		return false;
 	}
-	r->n_pend = n;
-	*batch_max = max;
-	if (why)
-		mark_damaged(r, true,
-			     "the record at offset %zu of chunk %u (at byte %llu) %s; the rest of that chunk is skipped",
-			     off, c->idx, (unsigned long long)c->pos, why);
+	for (size_t i = 0; i < r->n_in; i++)
+		fds[i] = r->in[i].fd;
+	r->prefetch = prefetch__start(r->chunks, r->n_chunks, r->next_chunk, fds, r->n_in);
+	r->one_thread = !r->prefetch;
+	return r->prefetch != NULL;
+}
+
+/* The next chunk from the worker, as read_data_chunk() would have read it. */
+static int take_prefetched(struct gtsc_reader *r, __u64 *batch_max)
+{
+	struct prefetched got;
+	char *spare = NULL;
+	size_t spare_cap = 0;
+	int err;
+
+	if (GROW(r->live, r->cap_live, r->n_live + 1))
+		return -ENOMEM;
+	if (r->n_spare) {
+		/* the biggest spare goes back: the worker's chunks are of any size */
+		size_t i = pick_spare(r, SIZE_MAX);
+
+		spare = r->spare[i].data;
+		spare_cap = r->spare[i].cap;
+		r->spare[i] = r->spare[--r->n_spare];
+	}
+	prefetch__take(r->prefetch, r->next_chunk, &got, spare, spare_cap);
+	if (got.data)
+		r->live[r->n_live++] = (struct rbuf){ .data = got.data, .cap = got.cap, .batch = r->batch };
+	if (got.ret < 0) {
+		/* the worker stopped: a retry reads on this thread */
+		prefetch__stop(r->prefetch);
+		r->prefetch = NULL;
+		r->one_thread = true;
+		return got.ret;
+	}
+	if (got.ret) {
+		mark_damaged(r, true, "%s", got.why);
+		/* never yield bytes the CRC did not vouch for: end the trace here */
+		r->stop = true;
+		return 0;
+	}
+	err = reserve_pend(r, r->n_pend + got.n_refs);
+	if (err)
+		return err;
+	if (got.n_refs) /* an empty chunk's refs may be NULL */
+		memcpy(r->pend + r->n_pend, got.refs, got.n_refs * sizeof(*got.refs));
+	r->n_pend += got.n_refs;
+	if (got.rec_why[0])
+		mark_damaged(r, true, "%s", got.rec_why);
+	if (got.max > *batch_max)
+		*batch_max = got.max;
+	r->next_chunk++;
+	return 0;
 }
 
 /* 0 (also when damage stopped the walk), or -errno. */
@@ -1639,6 +1496,8 @@ static int read_data_chunk(struct gtsc_reader *r, __u64 *batch_max)
 	struct rbuf *b;
 	int err;
 
+	if (want_prefetch(r))
+		return take_prefetched(r, batch_max);
 	err = reserve_pend(r, r->n_pend + c->h.raw_len / sizeof(struct gtsc_rec_hdr));
 	if (err)
 		return err;

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A DATA chunk from its stored bytes to indexed records, without the
+ * reader's state (trace_reader.c): run on the reader's own thread, or ahead
+ * of it on a prefetch worker, which decodes the next chunks of an indexed
+ * trace while the caller prints.  Not part of any API.
+ */
+#ifndef __GTSC_CHUNK_UNPACK_H
+#define __GTSC_CHUNK_UNPACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <zlib.h>
+#include <zstd.h>
+#include "gtsc/file.h"
+#include "trace_reader.h"
+
+struct data_chunk {
+	__u64 pos; /* of its header */
+	__u32 idx; /* chunk number in file order */
+	__u32 in;  /* which input */
+	struct gtsc_chunk_hdr h;
+};
+
+#define UNPACK_WHY 256
+
+/* What decompresses chunks: each thread has its own. */
+struct unpacker {
+	z_stream zs;
+	bool zs_ready;
+	char *stored; /* compressed bytes of the chunk being read */
+	size_t stored_cap;
+	ZSTD_DCtx *zstd;		/* made at the first zstd chunk */
+	struct col_coder *cols; /* made at the first column chunk */
+	char *colbuf;		/* the columns of the chunk being read */
+	size_t colbuf_cap;
+	char why[UNPACK_WHY]; /* the damage, when unpack_chunk() says 1 */
+};
+
+/* Grows *ARR (*CAP elements of ELEM bytes) to hold NEED, doubling: 0 or -ENOMEM. */
+int trace_grow_array(void **arr, size_t *cap, size_t need, size_t elem);
+
+/* Bytes read from FD at OFF, short only at end of file, or -errno. */
+ssize_t trace_pread_full(int fd, void *buf, size_t len, __u64 off);
+
+/*
+ * Room for NEED bytes of records, *CAP of them (a power of two, so that
+ * buffers recycle across chunks of every size).  Those of 2 MiB and more
+ * are aligned and asked to be huge pages: a 4 MiB chunk is then two page
+ * faults, not 1024, and faults cost a VM dearly.  free() frees it.
+ */
+void *chunk_buf_alloc(size_t need, size_t *cap);
+
+void unpacker__free(struct unpacker *u);
+
+/*
+ * Reads chunk C's payload (from FD, or from STORED, its bytes already in
+ * memory, when not NULL), checks it and decompresses it into OUT (room for
+ * raw_len bytes).  0: good; 1: damaged, u->why says how; -errno.
+ */
+int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct data_chunk *c,
+		 char *out);
+
+/*
+ * Indexes the records of chunk C, decompressed at DATA, into OUT (room for
+ * raw_len / sizeof(header) refs); raises *MAX to their highest timestamp.
+ * Damage ends the chunk, not the file: WHY (UNPACK_WHY bytes) then says
+ * where, else it is "".  Returns the records indexed.
+ */
+size_t index_chunk(const struct data_chunk *c, const char *data, struct trace_rec_ref *out,
+		   __u64 *max, char *why);
+
+/* ---- the prefetch worker ---- */
+
+struct prefetch;
+
+/* A chunk the worker read, handed to the reader's thread. */
+struct prefetched {
+	char *data; /* the records: the taker's from now on */
+	size_t cap;
+	const struct trace_rec_ref *refs; /* refs[0, n_refs): valid until the next take */
+	size_t n_refs;
+	__u64 max;	/* highest timestamp of the refs (0 if none) */
+	int ret;	/* unpack_chunk()'s */
+	const char *why;     /* ret 1: the chunk's damage */
+	const char *rec_why; /* damage that ended the chunk's records early, or "" */
+};
+
+/*
+ * Starts a worker decoding CHUNKS[FIRST, N) in order, of inputs whose
+ * descriptors are FDS[]; the arrays must not change while it runs.  NULL
+ * when no thread can be made (the caller reads on its own).
+ */
+struct prefetch *prefetch__start(const struct data_chunk *chunks, size_t n, size_t first,
+				 const int *fds, size_t n_fds);
+/*
+ * Waits for chunk IDX (the one after the last taken) and takes it.
+ * SPARE (may be NULL) of SPARE_CAP bytes goes back to the worker for a
+ * later chunk.
+ */
+void prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out, char *spare,
+		    size_t spare_cap);
+/* Stops and frees the worker and what it holds. */
+void prefetch__stop(struct prefetch *p);
+
+#endif
