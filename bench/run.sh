@@ -329,7 +329,8 @@ check_tools() {
 	command -v trace-cmd >/dev/null || NA[trace_cmd]="trace-cmd not installed"
 	[ -d "$TRACEFS/instances" ] || NA[trace_cmd]=${NA[trace_cmd]:-"no tracefs at $TRACEFS"}
 	if [ ! -x ./gtsc-bpf ] || ! ./gtsc-bpf record --help >/dev/null 2>&1; then
-	[gtsc_live]="gtsc live" [gtsc_lz4]="gtsc lz4"
+		NA[gtsc]="gtsc-bpf record not available yet"
+		NA[gtsc_raw]=${NA[gtsc]} NA[gtsc_live]=${NA[gtsc]} NA[gtsc_lz4]=${NA[gtsc]}
 	fi
 }
 
