@@ -882,6 +882,7 @@ main() {
 		echo "  per switch); x-bare: +ns/call over bare BPF's"
 		echo "+ns/best: +ns/call from each configuration's fastest run against untraced's fastest"
 		echo "spread: (max-min)/median of ns/iter; lost: events the tool reported lost, % of expected"
+		echo "  (gtsc-bpf: dropped + overwritten + the kernel's skipped events; median of runs)"
 		echo "load average: $load0 before, $(cut -d' ' -f1 /proc/loadavg) after (anything near" \
 			"or above 1 means other work shared the CPUs: trust +ns/best more)"
 		echo "kernel.bpf_stats_enabled was $stats0 during the timed runs (1 adds two clock reads" \
