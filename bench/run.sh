@@ -12,6 +12,14 @@
 # tracer's own processes to the others: what is measured is the cost in the
 # traced task, not a consumer stealing its CPU.
 #
+# Issue 13 (recording cost) in the same run: a kmem-heavy loop recorded
+# with `-e kmem` next to trace-cmd and perf recording the same six kmem
+# events; bare's empty programs on the same hooks (the attach floor) and
+# its array-ring prototype (the cheaper-reserve lever); a pass with
+# kernel.bpf_stats_enabled for the ns each program spends per run (floor,
+# record, filter, capture); bench/sessions.sh --goal (eight sessions
+# against one).  Each goal line says MET or NOT MET with its numbers.
+#
 # Nothing here fails the build: a tracer that is missing or fails shows as
 # "n/a (reason)".  The table also goes to $OUTPUT/bench/results.txt.
 #
