@@ -559,8 +559,11 @@ goal() {
 	for c in $cells; do
 		[ "${SPREAD[$c]:-0}" -le "$worst" ] || worst=${SPREAD[$c]}
 	done
+	# An added cost at or below zero (untraced runs slower than traced ones)
+	# is noise, not a ratio: never MET.
 	echo "$what: ${r}x (best runs: ${rb}x), goal $op ${limit}x:" \
-		"$(awk -v r="$r" -v l="$limit" -v op="$op" 'BEGIN {
+		"$(awk -v r="$r" -v l="$limit" -v op="$op" -v n="$num" -v d="$den" 'BEGIN {
+			if (n + 0 <= 0 || d + 0 <= 0) { print "NOT MET (invalid: an added cost <= 0)"; exit }
 			ok = (op == "<=") ? r <= l : r >= l; print ok ? "MET" : "NOT MET" }')" \
 		"$([ "$worst" -le "$NOISY" ] || echo "(inconclusive: runs spread up to $worst%)")"
 }
