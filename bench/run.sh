@@ -12,6 +12,14 @@
 # tracer's own processes to the others: what is measured is the cost in the
 # traced task, not a consumer stealing its CPU.
 #
+# Issue 13 (recording cost) in the same run: a kmem-heavy loop recorded
+# with `-e kmem` next to trace-cmd and perf recording the same six kmem
+# events; bare's empty programs on the same hooks (the attach floor) and
+# its array-ring prototype (the cheaper-reserve lever); a pass with
+# kernel.bpf_stats_enabled for the ns each program spends per run (floor,
+# record, filter, capture); bench/sessions.sh --goal (eight sessions
+# against one).  Each goal line says MET or NOT MET with its numbers.
+#
 # Nothing here fails the build: a tracer that is missing or fails shows as
 # "n/a (reason)".  The table also goes to $OUTPUT/bench/results.txt.
 #
@@ -20,11 +28,14 @@
 #   BENCH_SLOW_RUNS=3     runs per cell, strace / perf trace / bpftrace
 #   BENCH_N=2000000       syscalls per run, fast tracers
 #   BENCH_N_SLOW=50000    syscalls per run, slow tracers (results are per call)
+#   BENCH_N_KMEM=200000   iterations of the kmem loop per run (9 kmem events each)
 #   BENCH_ONLY="untraced bare gtsc"   a subset of the configurations (gtsc_lz4, not in
 #                         the default set: gtsc-bpf with format 1.1's codec)
 #   BENCH_GTSC_OPTS="--compress=zlib" more options for gtsc-bpf record
 #   BENCH_TMP=dir         where trace files go (default: a dir in /dev/shm)
 #   BENCH_SIZE=0          skip bench/size.sh (bytes per event), run at the end
+#   BENCH_SESSIONS=0      skip bench/sessions.sh --goal (8 sessions against one)
+#   BENCH_BUDGET=0        skip the bpf_stats pass (ns per event inside the programs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,27 +46,40 @@ N_FAST=${BENCH_N:-2000000}
 N_SLOW=${BENCH_N_SLOW:-50000}
 TIMEOUT=${BENCH_TIMEOUT:-180}
 
-WORKLOADS=${BENCH_WORKLOADS:-"getppid openread pingpong"}
-# Events per iteration: syscalls for getppid/openread, context switches for
-# pingpong (its ns_per_iter is per switch), so +ns/call reads "per event".
-declare -A SPI=([getppid]=1 [openread]=3 [pingpong]=1)
-# What each tracer records for a workload: raw syscalls, or sched_switch
-# (issue 11's ping-pong: the cost of a tracepoint recorded by name).
-declare -A GTSC_EV=([getppid]=syscalls [openread]=syscalls [pingpong]=sched:sched_switch)
-declare -A GTSC_CH=([getppid]=syscalls [openread]=syscalls [pingpong]=events)
+WORKLOADS=${BENCH_WORKLOADS:-"getppid openread kmem pingpong"}
+# Units of +ns/call: syscalls for getppid/openread, an iteration of the
+# kmem loop (9 kmem events), context switches for pingpong (its
+# ns_per_iter is per switch).
+declare -A SPI=([getppid]=1 [openread]=3 [kmem]=1 [pingpong]=1)
+# Events a recorder sees per iteration passed to the workload (pingpong: a
+# round trip, two switches): the lost percentage's denominator.
+declare -A EPI=([getppid]=2 [openread]=6 [kmem]=9 [pingpong]=2)
+# What each tracer records for a workload: raw syscalls, the six kmem
+# tracepoints gtsc-bpf's `-e kmem` attaches (trace-cmd and perf record
+# exactly those), or sched_switch (issue 11's ping-pong: the cost of a
+# tracepoint recorded by name).
+KMEM_TPS="kmem:kmalloc kmem:kfree kmem:kmem_cache_alloc kmem:kmem_cache_free kmem:mm_page_alloc kmem:mm_page_free"
+declare -A GTSC_EV=([getppid]=syscalls [openread]=syscalls [kmem]=kmem [pingpong]=sched:sched_switch)
+declare -A GTSC_CH=([getppid]=syscalls [openread]=syscalls [kmem]=kmem [pingpong]=events)
+declare -A BARE_EV=([getppid]=syscalls [openread]=syscalls [kmem]=kmem)
 declare -A PERF_EV=([getppid]=raw_syscalls:sys_enter,raw_syscalls:sys_exit
-	[openread]=raw_syscalls:sys_enter,raw_syscalls:sys_exit [pingpong]=sched:sched_switch)
-declare -A TC_EV=([getppid]=raw_syscalls [openread]=raw_syscalls [pingpong]=sched:sched_switch)
+	[openread]=raw_syscalls:sys_enter,raw_syscalls:sys_exit [kmem]=${KMEM_TPS// /,}
+	[pingpong]=sched:sched_switch)
+declare -A TC_EV=([getppid]=raw_syscalls [openread]=raw_syscalls [kmem]=$KMEM_TPS
+	[pingpong]=sched:sched_switch)
 declare -A TC_ON=([getppid]=raw_syscalls/sys_exit [openread]=raw_syscalls/sys_exit
-	[pingpong]=sched/sched_switch)
-# Tracers that record sched_switch too; the rest are syscall tracers only.
+	[kmem]=kmem/kmalloc [pingpong]=sched/sched_switch)
+# Tracers that record sched_switch or kmem; the others are syscall tracers only.
 SCHED_CFGS=" untraced gtsc perf_record trace_cmd "
+KMEM_CFGS=" untraced bare_nil bare bare_arr gtsc gtsc_lz4 perf_record trace_cmd "
 N_PINGPONG=${BENCH_N_PINGPONG:-200000} # round trips: ~2 s a run at ~5 us a switch
+N_KMEM=${BENCH_N_KMEM:-200000}         # ~0.3 s untraced at ~1.5 us an iteration
 WL=getppid # the workload being measured (set by measure)
 
-CONFIGS=${BENCH_ONLY:-"untraced bare gtsc_raw gtsc gtsc_lz4 gtsc_live perf_record trace_cmd bpftrace perf_trace strace"}
+CONFIGS=${BENCH_ONLY:-"untraced bare_nil bare bare_arr gtsc_raw gtsc gtsc_lz4 gtsc_live perf_record trace_cmd bpftrace perf_trace strace"}
 SLOW=" bpftrace perf_trace strace "
-declare -A LABEL=([untraced]=untraced [bare]="bare BPF" [gtsc]=gtsc-bpf [gtsc_raw]="gtsc no-capture"
+declare -A LABEL=([untraced]=untraced [bare]="bare BPF" [bare_nil]="empty BPF progs"
+	[bare_arr]="bare array ring" [gtsc]=gtsc-bpf [gtsc_raw]="gtsc no-capture"
 	[gtsc_live]="gtsc live" [gtsc_lz4]="gtsc lz4"
 	[perf_record]="perf record" [trace_cmd]="trace-cmd" [bpftrace]="bpftrace printf"
 	[perf_trace]="perf trace" [strace]="strace -f")
@@ -81,6 +105,7 @@ cleanup() {
 		kill "$p" 2>/dev/null || true
 	done
 	tc_instance_remove
+	stats_restore
 	[ -n "$SCRATCH" ] && rm -rf "$SCRATCH"
 }
 
@@ -129,12 +154,14 @@ build() {
 	# bare.bpf.c reads x86-64 pt_regs by name.
 	if [ "$(uname -m)" != x86_64 ]; then
 		NA[bare]="x86-64 only"
+		NA[bare_nil]=${NA[bare]} NA[bare_arr]=${NA[bare]}
 	elif ! { clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Ivmlinux/x86 -Iinclude \
 		-c bench/bare/bare.bpf.c -o "$bpfo" &&
 		bpftool gen skeleton "$bpfo" name bare_bpf >"$OUT/bare.skel.h" &&
 		cc -O2 -g -Wall -Wextra -Iinclude -I"$OUT" bench/bare/bare.c \
 			-lbpf -lelf -lz -o "$OUT/bare"; } >"$OUT/bare.build.log" 2>&1; then
 		NA[bare]="build failed, see $OUT/bare.build.log"
+		NA[bare_nil]=${NA[bare]} NA[bare_arr]=${NA[bare]}
 	fi
 }
 
@@ -157,8 +184,20 @@ cfg_untraced() {
 cfg_bare() {
 	local log=$1
 	shift
-	on_tracer_cpus timeout "$TIMEOUT" "$OUT/bare" -o "$SCRATCH/trace" -- "$@" >"$log" 2>&1 || return
+	on_tracer_cpus timeout "$TIMEOUT" "$OUT/bare" -m "${BARE_MODE:-rec}" -e "${BARE_EV[$WL]}" \
+		-o "$SCRATCH/trace" -- "$@" >"$log" 2>&1 || return
 	LOST=$(sum_matches 'dropped=[0-9]+' "$log")
+}
+
+# The attach floor: programs on the same hooks that return at once.
+cfg_bare_nil() {
+	BARE_MODE=nil cfg_bare "$@"
+}
+
+# Issue 13's cheaper-reserve prototype: a per-CPU mmapable array ring with a
+# fetch-add and a per-record commit (bench/bare/bare.bpf.c), same records.
+cfg_bare_arr() {
+	BARE_MODE=arr cfg_bare "$@"
 }
 
 # Format 1.1's codec, to compare the recording cost of the zstd default with.
@@ -196,6 +235,7 @@ cfg_gtsc() {
 	# Its summary is a table with a header row ("channel ... dropped
 	# [overwritten]") and one row per channel; the workload's is ours.
 	# Columns are found by name: the table has grown columns before.
+	local skipped
 	LOST=$(awk '$1 == "channel" && /dropped/ {
 			for (i = 1; i <= NF; i++) col[$i] = i
 			next
@@ -207,7 +247,16 @@ cfg_gtsc() {
 			print n
 			exit
 		}' ch="${GTSC_CH[$WL]}" "$log")
-	[ -n "$LOST" ] || LOST=-
+	# Events the kernel did not run our programs for (one already running
+	# on that CPU) are lost too: "the kernel skipped N events".
+	skipped=$(sum_matches 'skipped [0-9]+ events' "$log")
+	if [ -n "$LOST" ]; then
+		LOST=$((LOST + skipped))
+	elif [ "$skipped" != 0 ]; then
+		LOST=$skipped
+	else
+		LOST=-
+	fi
 }
 
 cfg_perf_record() {
@@ -235,14 +284,17 @@ tc_instance_remove() {
 }
 
 cfg_trace_cmd() {
-	local log=$1 gate=$SCRATCH/gate inst=$TRACEFS/instances/$TC_INSTANCE wpid tpid i rc=0
+	local log=$1 gate=$SCRATCH/gate inst=$TRACEFS/instances/$TC_INSTANCE wpid tpid i rc=0 ev evs=()
 	shift
+	for ev in ${TC_EV[$WL]}; do
+		evs+=(-e "$ev")
+	done
 	rm -f "$gate"
 	mkfifo "$gate"
 	# No timeout(1) here: $! must be the workload itself, -P filters on it.
 	BENCH_GATE=$gate "$@" >"$log" 2>&1 &
 	wpid=$!
-	on_tracer_cpus trace-cmd record -B "$TC_INSTANCE" -d -k -e "${TC_EV[$WL]}" -P "$wpid" -c \
+	on_tracer_cpus trace-cmd record -B "$TC_INSTANCE" -d -k "${evs[@]}" -P "$wpid" -c \
 		-o "$SCRATCH/trace.dat" >"$log.tc" 2>&1 &
 	tpid=$!
 	BG_PIDS="$wpid $tpid"
@@ -319,7 +371,8 @@ check_tools() {
 		}
 	done
 	if [ "$(id -u)" != 0 ]; then
-		for c in bare gtsc gtsc_raw gtsc_live gtsc_lz4 perf_record trace_cmd bpftrace perf_trace; do
+		for c in bare bare_nil bare_arr gtsc gtsc_raw gtsc_live gtsc_lz4 perf_record trace_cmd \
+			bpftrace perf_trace; do
 			NA[$c]=${NA[$c]:-"needs root"}
 		done
 	fi
@@ -329,7 +382,8 @@ check_tools() {
 	command -v trace-cmd >/dev/null || NA[trace_cmd]="trace-cmd not installed"
 	[ -d "$TRACEFS/instances" ] || NA[trace_cmd]=${NA[trace_cmd]:-"no tracefs at $TRACEFS"}
 	if [ ! -x ./gtsc-bpf ] || ! ./gtsc-bpf record --help >/dev/null 2>&1; then
-	[gtsc_live]="gtsc live" [gtsc_lz4]="gtsc lz4"
+		NA[gtsc]="gtsc-bpf record not available yet"
+		NA[gtsc_raw]=${NA[gtsc]} NA[gtsc_live]=${NA[gtsc]} NA[gtsc_lz4]=${NA[gtsc]}
 	fi
 }
 
@@ -337,18 +391,28 @@ check_tools() {
 
 is_slow() { [[ $SLOW == *" $1 "* ]]; }
 
-# The events a run should produce: enter + exit for every syscall of the
-# warm-up (a tenth) and the timed loop.  Startup syscalls are left out.
+# The events a run should produce: those of the warm-up (a tenth) and of
+# the timed loop.  Startup syscalls are left out.
 expected_events() {
 	local iters=$1 wl=$2
-	echo $((2 * (iters + iters / 10) * SPI[$wl]))
+	echo $(((iters + iters / 10) * EPI[$wl]))
 }
 
 iters_for() {
 	local cfg=$1 wl=$2 n=$N_FAST
 	is_slow "$cfg" && n=$N_SLOW
 	[ "$wl" != pingpong ] || n=$N_PINGPONG
+	[ "$wl" != kmem ] || n=$N_KMEM
 	echo $((n / SPI[$wl]))
+}
+
+# Whether configuration $1 records what workload $2 is measured on.
+runs_on() {
+	case $2 in
+	pingpong) [[ $SCHED_CFGS == *" $1 "* ]] ;;
+	kmem) [[ $KMEM_CFGS == *" $1 "* ]] ;;
+	*) true ;;
+	esac
 }
 
 workload_cmd() {
@@ -357,6 +421,7 @@ workload_cmd() {
 	getppid) echo "$OUT/getppid $iters" ;;
 	openread) echo "$OUT/openread $iters $SCRATCH/small.txt" ;;
 	pingpong) echo "$OUT/pingpong $iters" ;;
+	kmem) echo "$OUT/kmem $iters" ;;
 	esac
 }
 
@@ -367,7 +432,7 @@ measure() {
 	local cfg=$1 wl=$2 iters log ns raw why rc
 
 	raw=$OUT/raw/$wl.$cfg
-	[ "$wl" != pingpong ] || [[ $SCHED_CFGS == *" $cfg "* ]] || return 0
+	runs_on "$cfg" "$wl" || return 0
 	[ ! -f "$raw.fail" ] || [ "$(wc -l <"$raw.fail")" -lt 2 ] || return 0
 	WL=$wl
 	iters=$(iters_for "$cfg" "$wl")
@@ -444,7 +509,7 @@ summarize() {
 		base_best=$(col 1 "$OUT/raw/$wl.untraced" 2>/dev/null | minimum) || true
 		for cfg in $CONFIGS; do
 			raw=$OUT/raw/$wl.$cfg
-			[ "$wl" != pingpong ] || [[ $SCHED_CFGS == *" $cfg "* ]] || continue
+			runs_on "$cfg" "$wl" || continue
 			if [ -n "${NA[$cfg]:-}" ] || [ ! -s "$raw" ]; then
 				printf '%-9s %-16s n/a (%s)\n' "$wl" "${LABEL[$cfg]}" \
 					"${NA[$cfg]:-$(tail -1 "$raw.fail" 2>/dev/null || echo 'no runs')}"
@@ -494,10 +559,66 @@ goal() {
 	for c in $cells; do
 		[ "${SPREAD[$c]:-0}" -le "$worst" ] || worst=${SPREAD[$c]}
 	done
+	# An added cost at or below zero (untraced runs slower than traced ones)
+	# is noise, not a ratio: never MET.
 	echo "$what: ${r}x (best runs: ${rb}x), goal $op ${limit}x:" \
-		"$(awk -v r="$r" -v l="$limit" -v op="$op" 'BEGIN {
+		"$(awk -v r="$r" -v l="$limit" -v op="$op" -v n="$num" -v d="$den" 'BEGIN {
+			if (n + 0 <= 0 || d + 0 <= 0) { print "NOT MET (invalid: an added cost <= 0)"; exit }
 			ok = (op == "<=") ? r <= l : r >= l; print ok ? "MET" : "NOT MET" }')" \
 		"$([ "$worst" -le "$NOISY" ] || echo "(inconclusive: runs spread up to $worst%)")"
+}
+
+# "verdict WL: LABEL lost N ..., goal 0": the worst run's count, so that
+# one lossy run of five is not hidden by a median.
+zero_loss() {
+	local wl=$1 cfg=$2 raw=$OUT/raw/$1.$2 n
+
+	if [ ! -s "$raw" ]; then
+		echo "verdict $wl: ${LABEL[$cfg]} losses n/a (no runs)"
+		return
+	fi
+	n=$(awk '$2 != "-" && $2 + 0 > m { m = $2 + 0 } END { print m + 0 }' "$raw")
+	echo "verdict $wl: ${LABEL[$cfg]} lost $n events in its worst of $(wc -l <"$raw") runs," \
+		"goal 0: $([ "$n" = 0 ] && echo MET || echo 'NOT MET')"
+}
+
+# Issue 13: with captures on, <= 0.67x trace-cmd and <= 1.1x the bare
+# recorder in added ns per call (kmem: per iteration), and nothing lost.
+goal13() {
+	local wl=$1 g=${ADD[$1.gtsc]} t=${ADD[$1.trace_cmd]:-} b=${ADD[$1.bare]:-}
+
+	if [ -n "$t" ]; then
+		goal "verdict $wl: gtsc-bpf +$g / trace-cmd +$t" "$g" "$t" \
+			"${ADD_BEST[$wl.gtsc]}" "${ADD_BEST[$wl.trace_cmd]}" "<=" 0.67 \
+			"$wl.untraced $wl.gtsc $wl.trace_cmd"
+	else
+		echo "verdict $wl: trace-cmd n/a, no comparison"
+	fi
+	if [ -n "$b" ]; then
+		goal "verdict $wl: gtsc-bpf +$g / bare BPF +$b" "$g" "$b" \
+			"${ADD_BEST[$wl.gtsc]}" "${ADD_BEST[$wl.bare]}" "<=" 1.1 \
+			"$wl.untraced $wl.gtsc $wl.bare"
+	else
+		echo "verdict $wl: bare BPF n/a, no floor to compare with"
+	fi
+	zero_loss "$wl" gtsc
+}
+
+# Not goals: what the attach floor and the array-ring prototype measured.
+levers() {
+	local wl=$1 n=${ADD[$1.bare_nil]:-} a=${ADD[$1.bare_arr]:-} b=${ADD[$1.bare]:-}
+
+	[ -n "$b" ] || return 0
+	[ -z "$n" ] || echo "lever $wl: attach floor (empty programs) +$n of bare BPF's +$b" \
+		"($(ratio "$n" "$b" %.2f)x)"
+	[ -z "$a" ] || echo "lever $wl: array ring +$a / ring buffer +$b: $(ratio "$a" "$b" %.2f)x" \
+		"(best runs: $(ratio "${ADD_BEST[$wl.bare_arr]}" "${ADD_BEST[$wl.bare]}" %.2f)x)," \
+		"$(lost_of "$wl" bare_arr) lost"
+}
+
+lost_of() {
+	awk '$2 != "-" && $2 + 0 > m { m = $2 + 0 } END { print m + 0 }' "$OUT/raw/$1.$2" 2>/dev/null ||
+		echo "?"
 }
 
 verdict() {
@@ -522,30 +643,200 @@ verdict() {
 			else
 				echo "verdict $wl: trace-cmd n/a, no comparison"
 			fi
+			zero_loss "$wl" gtsc
 			continue
 		fi
-		# Against the floor with the same records: gtsc --no-capture when it ran.
-		f=gtsc
-		[ -n "${ADD[$wl.gtsc_raw]:-}" ] && f=gtsc_raw
-		if [ -n "$b" ]; then
-			goal "verdict $wl: ${LABEL[$f]} +${ADD[$wl.$f]} ns/call / bare BPF +$b" "${ADD[$wl.$f]}" "$b" \
-				"${ADD_BEST[$wl.$f]}" "${ADD_BEST[$wl.bare]}" "<=" 1.3 \
-				"$wl.untraced $wl.bare $wl.$f"
-		else
-			echo "verdict $wl: bare BPF n/a, no floor to compare with"
+		if [ "$wl" != kmem ]; then
+			# Issue 2's floor goal, with the same records: gtsc --no-capture when it ran.
+			f=gtsc
+			[ -n "${ADD[$wl.gtsc_raw]:-}" ] && f=gtsc_raw
+			if [ -n "$b" ]; then
+				goal "verdict $wl: ${LABEL[$f]} +${ADD[$wl.$f]} ns/call / bare BPF +$b" \
+					"${ADD[$wl.$f]}" "$b" "${ADD_BEST[$wl.$f]}" "${ADD_BEST[$wl.bare]}" \
+					"<=" 1.3 "$wl.untraced $wl.bare $wl.$f"
+			fi
+			if [ -n "$p" ]; then
+				goal "verdict $wl: perf trace +$p ns/call / gtsc-bpf +$g" "$p" "$g" \
+					"${ADD_BEST[$wl.perf_trace]}" "${ADD_BEST[$wl.gtsc]}" ">=" 10 \
+					"$wl.untraced $wl.gtsc"
+			else
+				echo "verdict $wl: perf trace n/a, no comparison"
+			fi
 		fi
-		if [ -n "$p" ]; then
-			goal "verdict $wl: perf trace +$p ns/call / gtsc-bpf +$g" "$p" "$g" \
-				"${ADD_BEST[$wl.perf_trace]}" "${ADD_BEST[$wl.gtsc]}" ">=" 10 \
-				"$wl.untraced $wl.gtsc"
-		else
-			echo "verdict $wl: perf trace n/a, no comparison"
-		fi
+		goal13 "$wl"
+		levers "$wl"
+	done
+}
+
+# --------------------------------------------------------------- budget --
+#
+# One more run of each BPF configuration with kernel.bpf_stats_enabled=1:
+# the programs' run_time_ns and run_cnt (bpftool), sampled every 0.25 s
+# while the workload runs, first sample to last.  Programs are found by id
+# in the recorder's fdinfo, so other sessions on the same hooks are left
+# out; but a program runs for every task's events, and the other tasks'
+# (filtered out early) are in its average: "share" estimates the workload's
+# part from its own rate.  Not timed: the statistics add two clock reads to
+# every program run.
+
+BUDGET_CFGS="bare_nil bare bare_arr gtsc_raw gtsc"
+declare -A HOOK_RE=([getppid]='sys_en|sys_ex' [openread]='sys_en|sys_ex'
+	[kmem]='kmalloc|kfree|cache_al|cache_fr|page_al|page_fr')
+declare -A INPROG INPROG_ROW # "$wl.$cfg" -> ns per event in the programs; its table row
+STATS_WAS=                   # the sysctl's value before the pass, restored after
+
+# The ids of the BPF programs that processes $@ hold, as programs or links.
+prog_ids() {
+	local p
+
+	for p in "$@"; do
+		grep -hs '^prog_id:' /proc/"$p"/fdinfo/* | awk '{ print $2 }'
+	done | sort -un | paste -sd' '
+}
+
+# Until killed: "t_ns id name run_time_ns run_cnt" lines into $1 for every
+# program of the recorder (its command line names $SCRATCH/trace).
+stats_sampler() {
+	local out=$1 ids
+	set +e # a recorder not started yet, or gone, is no error here
+	# shellcheck disable=SC2046 # pids are words
+	while :; do
+		ids=$(prog_ids $(pgrep -f "$SCRATCH/trace"))
+		[ -z "$ids" ] || bpftool -j prog show 2>/dev/null | jq -r --arg ids " $ids " \
+			--arg t "$(date +%s%N)" '.[] | .id as $i | select($ids | contains(" \($i) ")) |
+			"\($t) \(.id) \(.name) \(.run_time_ns // 0) \(.run_cnt // 0)"' >>"$out"
+		sleep 0.25
+	done
+}
+
+stats_run() {
+	local cfg=$1 wl=$2 iters log samples spid nsi
+
+	WL=$wl
+	iters=$(iters_for "$cfg" "$wl")
+	log=$OUT/raw/$wl.$cfg.stats.log
+	samples=$OUT/raw/$wl.$cfg.stats
+	: >"$samples"
+	stats_sampler "$samples" &
+	spid=$!
+	[ -z "$TRACER_CPUS" ] || taskset -apc "$TRACER_CPUS" "$spid" >/dev/null
+	BG_PIDS=$spid
+	LOST=-
+	# shellcheck disable=SC2046 # the workload command is words on purpose
+	"cfg_$cfg" "$log" $(workload_cmd "$wl" "$iters") || true
+	kill "$spid" 2>/dev/null || true
+	wait "$spid" 2>/dev/null || true
+	BG_PIDS=""
+	rm -f "$SCRATCH"/trace*
+	nsi=$(grep -oE 'ns_per_iter=[0-9.]+' "$log" | tail -1 | cut -d= -f2) || true
+	# Per program its first and last sample; summed over the hook's programs.
+	INPROG_ROW[$wl.$cfg]=$(awk -v re="${HOOK_RE[$wl]}" -v nsi="${nsi:-0}" -v epi="${EPI[$wl]}" \
+		-v unit=$((EPI[$wl] / SPI[$wl])) '$3 ~ re {
+			if (!($2 in t0)) { t0[$2] = $1; r0[$2] = $4; c0[$2] = $5 }
+			t1[$2] = $1; r1[$2] = $4; c1[$2] = $5
+		} END {
+			for (id in t0) { rt += r1[id] - r0[id]; cnt += c1[id] - c0[id]
+				if (t1[id] - t0[id] > win) win = t1[id] - t0[id] }
+			if (cnt <= 0) exit
+			share = nsi > 0 ? win / nsi * epi / cnt * 100 : 0
+			if (share > 100)
+				share = 100
+			printf "%.1f %.1f %d %.0f\n", rt / cnt, rt / cnt * unit, cnt, share
+		}' "$samples")
+	INPROG[$wl.$cfg]=$(echo "${INPROG_ROW[$wl.$cfg]}" | cut -d' ' -f1)
+	printf '  %-9s %-16s %s ns per program run (stats)\n' "$wl" "${LABEL[$cfg]}" \
+		"${INPROG[$wl.$cfg]:-?}" >&2
+}
+
+budget_pass() {
+	local wl cfg
+
+	[ "$(id -u)" = 0 ] && command -v bpftool >/dev/null && command -v jq >/dev/null || return 0
+	STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled) || return 0
+	sysctl -qw kernel.bpf_stats_enabled=1 || return 0
+	echo "bench: bpf_stats pass" >&2
+	for wl in $WORKLOADS; do
+		[ -n "${HOOK_RE[$wl]:-}" ] || continue
+		for cfg in $BUDGET_CFGS; do
+			[[ " $CONFIGS " == *" $cfg "* ]] && [ -z "${NA[$cfg]:-}" ] || continue
+			runs_on "$cfg" "$wl" || continue
+			stats_run "$cfg" "$wl"
+		done
+	done
+	stats_restore
+}
+
+stats_restore() {
+	[ -z "$STATS_WAS" ] || sysctl -qw kernel.bpf_stats_enabled="$STATS_WAS" || true
+	STATS_WAS=
+}
+
+# a - b, or "?" when either is missing.
+minus() {
+	[ -n "$1" ] && [ -n "$2" ] || {
+		echo "?"
+		return
+	}
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'
+}
+
+# ns inside the programs per call (per iteration for kmem), or empty.
+inprog_call() {
+	awk -v v="${INPROG[$1.$2]:-}" -v u=$((EPI[$1] / SPI[$1])) \
+		'BEGIN { if (v != "") printf "%.1f", v * u }'
+}
+
+# "IN/ADDED" for the part of the budget between configurations $2 and $3
+# (or from nothing, $3 empty): inside the programs, and end to end.
+part() {
+	local wl=$1 hi=$2 lo=${3:-}
+
+	if [ -z "$lo" ]; then
+		echo "$(inprog_call "$wl" "$hi")/${ADD[$wl.$hi]:-?}" | sed 's|^/|?/|'
+	else
+		echo "$(minus "$(inprog_call "$wl" "$hi")" "$(inprog_call "$wl" "$lo")")/$(minus \
+			"${ADD[$wl.$hi]:-}" "${ADD[$wl.$lo]:-}")"
+	fi
+}
+
+# The budget: per workload the table of in-program costs, then floor,
+# record, filter and capture, inside the programs and added end to end.
+budget() {
+	local wl cfg row f
+
+	[ ${#INPROG_ROW[@]} -gt 0 ] || return 0
+	echo
+	echo "inside the programs (kernel.bpf_stats_enabled; run_time_ns / run_cnt over the hook's"
+	echo "programs while the workload ran; share: the workload's events among those runs, estimated"
+	echo "from its rate; ns/call: enter + exit per syscall, for kmem the 9 events of an iteration)"
+	printf '%-9s %-16s %9s %9s %10s %6s\n' workload tracer ns/run ns/call runs share
+	for wl in $WORKLOADS; do
+		for cfg in $BUDGET_CFGS; do
+			row=${INPROG_ROW[$wl.$cfg]:-}
+			[ -n "$row" ] || continue
+			# shellcheck disable=SC2086 # four numbers
+			printf '%-9s %-16s %9s %9s %10s %5s%%\n' "$wl" "${LABEL[$cfg]}" $row
+		done
+	done
+	for wl in $WORKLOADS; do
+		[ -n "${INPROG_ROW[$wl.bare]:-}" ] || continue
+		# gtsc's filter, counters and wakeup policy: against the same records.
+		f=gtsc_raw
+		[ "$wl" != kmem ] || f=gtsc
+		echo "budget $wl per $([ "$wl" = kmem ] && echo iteration || echo call)," \
+			"ns in programs/added end to end: floor (empty programs) $(part "$wl" bare_nil)," \
+			"record (bare) $(part "$wl" bare bare_nil), filter+counters (gtsc)" \
+			"$(part "$wl" $f bare)$([ "$wl" = kmem ] ||
+				echo ", capture $(part "$wl" gtsc gtsc_raw)")"
+		[ -z "${INPROG[$wl.bare_arr]:-}" ] ||
+			echo "lever $wl: array ring $(inprog_call "$wl" bare_arr) / ring buffer" \
+				"$(inprog_call "$wl" bare) ns in programs:" \
+				"$(ratio "$(inprog_call "$wl" bare_arr)" "$(inprog_call "$wl" bare)" %.2f)x"
 	done
 }
 
 main() {
-	local round cfg wl start load0
+	local round cfg wl start load0 stats0
 
 	# Other work on a 2-CPU machine shows up in every number: say how much.
 	load0=$(cut -d' ' -f1 /proc/loadavg)
@@ -583,20 +874,35 @@ main() {
 			done
 		done
 	done
+	stats0=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo "?")
+	[ "${BENCH_BUDGET:-1}" = 0 ] || budget_pass
+	# Issue 13's eight sessions against one: its own table.
+	: >"$OUT/sessions.txt"
+	if [ "${BENCH_SESSIONS:-1}" != 0 ] && [ -z "${NA[gtsc]:-}" ] && [ "$(id -u)" = 0 ]; then
+		echo "bench: sessions" >&2
+		bench/sessions.sh --goal >"$OUT/sessions.txt" || echo "bench: sessions.sh did not finish" >&2
+	fi
 
 	{
 		echo "gtsc-bpf bench $(date -u +%FT%TZ), kernel $(uname -r), $NCPU CPUs," \
 			"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 		echo "median of runs; workload pinned to CPU ${BENCH_CPU:-any}, tracers to ${TRACER_CPUS:-any}"
-		echo "ns/iter: one loop iteration (getppid: 1 syscall; openread: openat+read+close = 3)"
-		echo "+ns/call: added ns per syscall (enter+exit recorded); x-bare: +ns/call over bare BPF's"
+		echo "ns/iter: one loop iteration (getppid: 1 syscall; openread: openat+read+close = 3;"
+		echo "  kmem: close(eventfd()), 9 kmem events; pingpong: one context switch)"
+		echo "+ns/call: added ns per syscall (enter+exit recorded; kmem: per iteration, pingpong:"
+		echo "  per switch); x-bare: +ns/call over bare BPF's"
 		echo "+ns/best: +ns/call from each configuration's fastest run against untraced's fastest"
 		echo "spread: (max-min)/median of ns/iter; lost: events the tool reported lost, % of expected"
+		echo "  (gtsc-bpf: dropped + overwritten + the kernel's skipped events; median of runs)"
 		echo "load average: $load0 before, $(cut -d' ' -f1 /proc/loadavg) after (anything near" \
 			"or above 1 means other work shared the CPUs: trust +ns/best more)"
+		echo "kernel.bpf_stats_enabled was $stats0 during the timed runs (1 adds two clock reads" \
+			"to every BPF program run)"
 		echo
 		summarize
 		verdict
+		budget
+		[ ! -s "$OUT/sessions.txt" ] || { echo; cat "$OUT/sessions.txt"; }
 		echo
 		echo "bench time: $(($(date +%s) - start)) s"
 	} | tee "$OUT/results.txt"

@@ -70,6 +70,20 @@ static inline void bench_setup(void)
 	}
 }
 
+/* The usual "PROG N" command line: N, after bench_setup(). */
+static inline long bench_init(int argc, char **argv)
+{
+	long n;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s N\n", argv[0]);
+		exit(2);
+	}
+	n = parse_count(argv[1], argv[0]);
+	bench_setup();
+	return n;
+}
+
 static inline void bench_report(unsigned long long ns, long iters, int syscalls_per_iter)
 {
 	printf("ns_per_iter=%.1f syscalls_per_iter=%d iters=%ld\n", (double)ns / iters,

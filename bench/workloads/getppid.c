@@ -12,12 +12,7 @@ int main(int argc, char **argv)
 	unsigned long long t0, t1;
 	long i, n;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s N\n", argv[0]);
-		return 2;
-	}
-	n = parse_count(argv[1], argv[0]);
-	bench_setup();
+	n = bench_init(argc, argv);
 
 	/* Warm up caches, TLB and the tracer's buffers before timing. */
 	for (i = 0; i < n / 10; i++)

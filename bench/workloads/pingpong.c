@@ -36,12 +36,7 @@ int main(int argc, char **argv)
 	long n;
 	pid_t pid;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s N\n", argv[0]);
-		return 2;
-	}
-	n = parse_count(argv[1], argv[0]);
-	bench_setup();
+	n = bench_init(argc, argv);
 	if (pipe(to_child) || pipe(to_parent)) {
 		perror("pingpong: pipe");
 		return 1;
