@@ -7,6 +7,7 @@
 # is refused; kill ends the session with the flight records in its file; a
 # command on the ended session says it ended.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/flight_both.sh"
 
 NAME=flight-test-$$
 G=$GTSC

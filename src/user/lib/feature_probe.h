@@ -14,6 +14,8 @@
 struct btf;
 struct strbuf;
 
+#define GTSC_RB_OVERWRITE_FLAG (1U << 19) /* BPF_F_RB_OVERWRITE, not in 6.1 uapi headers */
+
 enum gtsc_feature {
 	GTSC_FEAT_BTF,		/* /sys/kernel/btf/vmlinux: CO-RE needs it */
 	GTSC_FEAT_RINGBUF,	/* BPF_MAP_TYPE_RINGBUF (5.8) */
