@@ -150,6 +150,12 @@ static enum rec_state read_record(const struct region *rg, __u64 pos, void *buf,
  * stays 0: nothing is ever consumed, so the same records read again.
  */
 enum { RB_PROD_POS, RB_PEND_POS, RB_OVER_POS };
+/*
+ * Cost (bench/vm_flight.sh, 6.19.6 under qemu TCG): a native program run
+ * took 1.35x an emulated one (1082 ns against 799: the kernel's reserve
+ * takes the ring's lock with interrupts off and reads the headers it
+ * overwrites), and a native ring holds 1.41x the records in the same bytes.
+ */
 
 static unsigned long rb_pos(const struct gtsc_oring *r, int which)
 {
