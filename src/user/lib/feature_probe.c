@@ -29,6 +29,7 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_FENTRY] = "fentry",
 	[GTSC_FEAT_BPF_PREEMPTIBLE] = "bpf_preemptible",
 	[GTSC_FEAT_TRACEPOINT] = "tracepoint",
+	[GTSC_FEAT_TASK_STORAGE] = "task_storage",
 };
 
 /* Attach probes go here: traceable and in BTF on every kernel since 5.10. */
@@ -341,6 +342,9 @@ int gtsc_features__init(struct gtsc_features *f)
 			 ? "classic tracepoint programs cannot read an attach cookie (needs Linux 5.15)"
 			 : f->why[GTSC_FEAT_TRACEFS]);
 	probe_attach(f);
+	feat_set(f, GTSC_FEAT_TASK_STORAGE,
+		 libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1,
+		 "no BPF task storage (needs Linux 5.11)");
 	features_off(f);
 	return 0;
 }

@@ -29,6 +29,7 @@ enum gtsc_feature {
 	GTSC_FEAT_FENTRY,	/* an fentry program attaches (BPF trampolines) */
 	GTSC_FEAT_BPF_PREEMPTIBLE, /* syscall programs preemptible: PREEMPT_RT, 7.x */
 	GTSC_FEAT_TRACEPOINT,	/* classic tracepoint programs with attach cookies (-e GROUP:NAME, 5.15) */
+	GTSC_FEAT_TASK_STORAGE, /* BPF_MAP_TYPE_TASK_STORAGE (5.11): for the compatibility table */
 	GTSC_FEAT_MAX,
 };
 
