@@ -78,6 +78,17 @@ check control/status-overwritten "status has no per-CPU overwritten counts" \
 	grep -qE '^  syscalls +0 +[0-9]+ +0 +[0-9]+ +[0-9]+$' "$TEST_TMP/st"
 pid=$(sed -n 's/^  pid=//p' "$TEST_TMP/st")
 
+# A client that gives up before the answer (a recorder slowed down, here
+# stopped, past the client's 10 s) must not take the recorder with it: the
+# answer then goes to a closed socket (EPIPE, not SIGPIPE).
+kill -STOP "$pid"
+"$G" status "$NAME" > "$TEST_TMP/o" 2>&1
+kill -CONT "$pid"
+sleep 0.5
+"$G" status "$NAME" > "$TEST_TMP/o2" 2>&1
+check_expr control/client-gone "after a client timed out: $(head -c 200 "$TEST_TMP/o2")" \
+	'has_line "$TEST_TMP/o" "did not answer" && has_line "$TEST_TMP/o2" "state=recording"'
+
 "$G" stop "$NAME"
 check control/stop "stop exited $?" [ $? = 0 ]
 "$G" status "$NAME" > "$TEST_TMP/st1"
