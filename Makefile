@@ -241,7 +241,7 @@ $(OUTPUT)/tests/live/compat32: tests/live/compat32.c | $(OUTPUT)/tests/live
 
 # TEST_LANES: what `make test` runs (tests/run.sh's lanes; .ci/run adds asan).
 TEST_LANES ?= all
-.PHONY: unit-bins live-bins deps test test-unit test-live test-vm bench clean vmlinux demo
+.PHONY: unit-bins live-bins deps test test-unit test-live test-vm compat-table bench clean vmlinux demo
 unit-bins: $(UNIT_BINS)
 live-bins: $(LIVE_BINS)
 
@@ -258,6 +258,10 @@ test-unit: unit-bins
 # same static binary (tests/vm/README.md); part of `make test` too.
 test-vm: live-bins
 	$(Q)tests/run.sh vm
+
+# README's compatibility table from the VM lane's logs of every kernel.
+compat-table:
+	$(Q)OUTPUT=$(OUTPUT) tests/vm/compat-table.sh --readme
 
 test-live: $(BIN) live-bins
 	$(Q)tests/run.sh live

@@ -33,6 +33,17 @@ GTSC_EXTERN struct {
 	__array(values, struct gtsc_ring_tmpl);
 } gtsc_rings SEC(".maps");
 
+/*
+ * Native flight rings (BPF_F_RB_OVERWRITE): the loader gives this map an
+ * overwrite ring as its inner template, which gtsc_rings' plain one is not.
+ */
+GTSC_EXTERN struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1); /* set by the loader: every native flight ring */
+	__type(key, __u32);
+	__array(values, struct gtsc_ring_tmpl);
+} gtsc_orings SEC(".maps");
+
 GTSC_EXTERN struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, GTSC_MAX_CHANNELS);
@@ -195,7 +206,15 @@ static __always_inline void *gtsc_ring(__u32 class)
 
 	if (gtsc_routes[class].percpu)
 		idx += bpf_get_smp_processor_id();
+	if (gtsc_routes[class].native) /* rodata: one of the two stays */
+		return bpf_map_lookup_elem(&gtsc_orings, &idx);
 	return bpf_map_lookup_elem(&gtsc_rings, &idx);
+}
+
+/* A class whose records go through the slot arrays (an emulated flight channel). */
+static __always_inline bool gtsc_emulated(__u32 class)
+{
+	return gtsc_routes[class].mode == GTSC_MODE_OVERWRITE && !gtsc_routes[class].native;
 }
 
 static __always_inline void gtsc_fill_hdr(struct gtsc_rec_hdr *h, __u16 type, __u32 size)
@@ -348,7 +367,7 @@ static __always_inline bool gtsc_reserve(struct gtsc_slot *s, __u32 class, __u16
 {
 	s->class = class;
 	/* rodata: the verifier removes the branch a class does not take */
-	s->flight = gtsc_routes[class].mode == GTSC_MODE_OVERWRITE;
+	s->flight = gtsc_emulated(class);
 	if (s->flight)
 		return gtsc_flight_begin(s, type, size);
 	s->ring = gtsc_ring(class);
@@ -375,9 +394,11 @@ static __always_inline bool gtsc_reserve(struct gtsc_slot *s, __u32 class, __u16
  */
 static __always_inline __u64 gtsc_wake_flags(void *ring, __u32 class, __u32 size)
 {
-	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
-	__u64 wake = gtsc_routes[class].wake_bytes;
+	__u64 avail, wake = gtsc_routes[class].wake_bytes;
 
+	if (gtsc_routes[class].native)
+		return BPF_RB_NO_WAKEUP; /* a native flight ring: nobody drains it */
+	avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
 	return avail >= wake && avail < wake + size + 16 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
@@ -410,7 +431,7 @@ static __always_inline void gtsc_output(__u32 class, const void *rec, __u32 size
 	__u64 flags = BPF_RB_NO_WAKEUP;
 	struct bpf_dynptr dp;
 
-	if (gtsc_routes[class].mode == GTSC_MODE_OVERWRITE) {
+	if (gtsc_emulated(class)) {
 		gtsc_flight_output(class, rec, size);
 		return;
 	}

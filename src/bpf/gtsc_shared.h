@@ -48,7 +48,7 @@ struct gtsc_class_route {
 	__u32 flight_base;  /* first slot of region 0 */
 	__u32 flight_slots; /* slots per region, a power of two */
 	__u32 head_base;    /* region 0's entry in gtsc_flight_heads */
-	__u32 __pad;
+	__u32 native;	    /* overwrite mode in BPF_F_RB_OVERWRITE rings of gtsc_orings */
 };
 
 enum gtsc_chan_mode {
@@ -57,7 +57,11 @@ enum gtsc_chan_mode {
 };
 
 /*
- * Flight channels (overwrite mode) before BPF_F_RB_OVERWRITE (Linux 6.19):
+ * Flight channels (overwrite mode) where the kernel has BPF_F_RB_OVERWRITE
+ * (Linux 6.19) are rings like the discard ones, in their own ARRAY_OF_MAPS
+ * (gtsc_orings: an inner map's flags must match its template's), never
+ * consumed.  Elsewhere, or with GTSC_FEATURES_OFF=ringbuf_overwrite, they
+ * are emulated:
  * one BPF_F_MMAPABLE array of 64-byte slots, a region of a power of two
  * slots per (channel, CPU) or per global channel, and a head per region
  * counting the slots ever claimed in it.  A record takes the consecutive

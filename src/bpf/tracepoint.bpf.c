@@ -75,7 +75,7 @@ static __always_inline void tp_output(const void *rec, __u32 size)
 	__u64 pending, wake = gtsc_routes[class].wake_bytes, flags = BPF_RB_NO_WAKEUP;
 	void *ring;
 
-	if (gtsc_routes[class].mode == GTSC_MODE_OVERWRITE) {
+	if (gtsc_emulated(class)) {
 		gtsc_flight_output(class, rec, size);
 		return;
 	}
@@ -85,7 +85,7 @@ static __always_inline void tp_output(const void *rec, __u32 size)
 		return;
 	}
 	pending = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) + size + 8;
-	if (pending >= wake && pending < wake + size + 16)
+	if (!gtsc_routes[class].native && pending >= wake && pending < wake + size + 16)
 		flags = BPF_RB_FORCE_WAKEUP;
 	gtsc_count(class, bpf_ringbuf_output(ring, (void *)rec, size, flags) != 0);
 }

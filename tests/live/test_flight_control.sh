@@ -7,6 +7,7 @@
 # is refused; kill ends the session with the flight records in its file; a
 # command on the ended session says it ended.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/flight_both.sh"
 
 NAME=flight-test-$$
 G=$GTSC
@@ -76,6 +77,17 @@ check control/status-discard "status does not show the discard task channel" \
 check control/status-overwritten "status has no per-CPU overwritten counts" \
 	grep -qE '^  syscalls +0 +[0-9]+ +0 +[0-9]+ +[0-9]+$' "$TEST_TMP/st"
 pid=$(sed -n 's/^  pid=//p' "$TEST_TMP/st")
+
+# A client that gives up before the answer (a recorder slowed down, here
+# stopped, past the client's 10 s) must not take the recorder with it: the
+# answer then goes to a closed socket (EPIPE, not SIGPIPE).
+kill -STOP "$pid"
+"$G" status "$NAME" > "$TEST_TMP/o" 2>&1
+kill -CONT "$pid"
+sleep 0.5
+"$G" status "$NAME" > "$TEST_TMP/o2" 2>&1
+check_expr control/client-gone "after a client timed out: $(head -c 200 "$TEST_TMP/o2")" \
+	'has_line "$TEST_TMP/o" "did not answer" && has_line "$TEST_TMP/o2" "state=recording"'
 
 "$G" stop "$NAME"
 check control/stop "stop exited $?" [ $? = 0 ]

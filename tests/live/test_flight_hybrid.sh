@@ -6,6 +6,7 @@
 # into a small flight channel: recorded + dropped = generated on the one,
 # overwritten = written - retained on the other.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/flight_both.sh"
 
 N=200000
 mkfifo "$TEST_TMP/go"

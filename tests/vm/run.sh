@@ -160,8 +160,9 @@ build_initramfs() {
 	mkdir -p "$root/gtsc/tests"
 	[ -d tests/live ] && cp -r tests/live "$root/gtsc/tests/live"
 	mkdir -p "$root/gtsc/tests/live"
+	# Beside lane.sh, which it may call (tests/vm/lane_flight.sh).
 	if [ -n "${VM_LANE:-}" ]; then
-		cp "$VM_LANE" "$root/gtsc/tests/live/lane.sh"
+		cp "$VM_LANE" "$root/gtsc/tests/live/vm_lane.sh"
 	fi
 	if [ -d "$WORKLOADS" ]; then
 		for f in "$WORKLOADS"/*; do
@@ -213,7 +214,14 @@ build_initramfs() {
 		echo
 		echo "GTSC-VM-START \$(uname -r)"
 		cd /gtsc
-		if [ -f /gtsc/tests/live/lane.sh ]; then
+		# The README's compatibility table (tests/vm/compat-table.sh).
+		echo "GTSC-FEATURES-BEGIN \$(uname -r)"
+		/gtsc/gtsc-bpf features
+		echo "GTSC-FEATURES-END"
+		if [ -f /gtsc/tests/live/vm_lane.sh ]; then
+			bash /gtsc/tests/live/vm_lane.sh
+			rc=\$?
+		elif [ -f /gtsc/tests/live/lane.sh ]; then
 			bash /gtsc/tests/live/lane.sh
 			rc=\$?
 		else
@@ -310,7 +318,16 @@ for i in "${!kernels[@]}"; do
 	fi
 done
 
+# After a run of every kernel, the README's table must be this run's.
 fails=0
+if [ $# = 0 ] && [ ${#unfetched[@]} = 0 ]; then
+	if why=$(OUTPUT=$OUT VM_CACHE=$CACHE tests/vm/compat-table.sh --check 2>&1); then
+		echo "PASS vm/compat-table"
+	else
+		echo "FAIL vm/compat-table: $(echo "$why" | head -c 400 | tr '\n' ' ')"
+		fails=1
+	fi
+fi
 echo
 printf '%-28s | %6s | %6s | %7s | %4s\n' kernel passed failed skipped secs
 while read -r rel p f s secs; do

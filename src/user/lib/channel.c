@@ -7,9 +7,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "channel.h"
+#include "feature_probe.h"
 
 int gtsc_channels__find(const struct gtsc_channels *c, const char *name)
 {
@@ -79,6 +81,7 @@ void gtsc_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route 
 		.flight_base = ch->flight_base,
 		.flight_slots = ch->region_slots,
 		.head_base = ch->head_base,
+		.native = ch->native,
 	};
 }
 
@@ -112,7 +115,11 @@ static void layout_ring(struct gtsc_channel *ch, int nr_cpus, __u32 *base)
 	*base += ch->nr_rings;
 }
 
-/* A region holds the longest record, and the writers mask positions: a power of two. */
+/*
+ * A region holds the longest record, and the writers mask positions: a
+ * power of two.  A native ring gets the same size, and sub_size x nr_sub
+ * stay the 64-byte slots so that a channel reads the same either way.
+ */
 static int layout_flight(struct gtsc_channels *c, struct gtsc_channel *ch, int nr_cpus)
 {
 	struct gtsc_channel_spec *sp = &ch->spec;
@@ -121,13 +128,22 @@ static int layout_flight(struct gtsc_channels *c, struct gtsc_channel *ch, int n
 	sp->ring_bytes = pow2_at_least(sp->ring_bytes, GTSC_FLIGHT_MAX_SLOTS * GTSC_FLIGHT_SLOT);
 	slots = sp->ring_bytes / GTSC_FLIGHT_SLOT;
 	ch->nr_regions = sp->global ? 1 : nr_cpus;
-	if (c->nr_flight_slots + slots * ch->nr_regions > 0xffffffffULL)
-		return -E2BIG;
 	sp->sub_size = GTSC_FLIGHT_SLOT;
 	sp->nr_sub = slots;
-	ch->ring_base = 0;
 	ch->nr_rings = 0;
 	ch->region_slots = slots;
+	ch->region_base = c->nr_flight_regions;
+	c->nr_flight_regions += ch->nr_regions;
+	ch->native = c->native_flight;
+	if (ch->native) {
+		ch->ring_base = c->nr_orings;
+		ch->flight_base = ch->head_base = 0;
+		c->nr_orings += ch->nr_regions;
+		return 0;
+	}
+	if (c->nr_flight_slots + slots * ch->nr_regions > 0xffffffffULL)
+		return -E2BIG;
+	ch->ring_base = 0;
 	ch->flight_base = c->nr_flight_slots;
 	ch->head_base = c->nr_flight_heads;
 	c->nr_flight_slots += slots * ch->nr_regions;
@@ -141,7 +157,7 @@ int gtsc_channels__layout(struct gtsc_channels *c, int nr_cpus)
 	int err;
 
 	c->nr_cpus = nr_cpus;
-	c->nr_flight_slots = c->nr_flight_heads = 0;
+	c->nr_flight_slots = c->nr_flight_heads = c->nr_flight_regions = c->nr_orings = 0;
 	for (int i = 0; i < c->n; i++) {
 		if (gtsc_channel__flight(&c->ch[i])) {
 			err = layout_flight(c, &c->ch[i], nr_cpus);
@@ -219,12 +235,73 @@ static int barrier_create(struct gtsc_channels *c)
 	return bpf_map_update_elem(c->outer_fd, &slot, &c->barrier_fd, BPF_ANY) ? -errno : 0;
 }
 
+static int oring_create(struct gtsc_channels *c, const struct gtsc_channel *ch, __u32 j)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = GTSC_RB_OVERWRITE_FLAG);
+	struct gtsc_oring *r = &c->orings[ch->ring_base + j];
+	size_t page = sysconf(_SC_PAGESIZE);
+	__u32 slot = ch->ring_base + j;
+	char name[BPF_OBJ_NAME_LEN];
+	void *p;
+
+	snprintf(name, sizeof(name), "go%u_%u", ch->id, j);
+	r->size = ch->spec.ring_bytes;
+	r->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, name, 0, 0, r->size, &o);
+	if (r->fd < 0)
+		return -errno;
+	if (bpf_map_update_elem(c->orings_fd, &slot, &r->fd, BPF_ANY))
+		return -errno;
+	/* Read-only from the producer page on: nothing here ever consumes. */
+	p = mmap(NULL, page + 2 * r->size, PROT_READ, MAP_SHARED, r->fd, page);
+	if (p == MAP_FAILED)
+		return -errno;
+	r->pos = p;
+	r->data = (const char *)p + page;
+	return 0;
+}
+
+static int orings_create(struct gtsc_channels *c)
+{
+	int err;
+
+	c->orings = calloc(c->nr_orings, sizeof(*c->orings));
+	if (!c->orings)
+		return -ENOMEM;
+	for (__u32 i = 0; i < c->nr_orings; i++)
+		c->orings[i].fd = -1;
+	for (int i = 0; i < c->n; i++)
+		for (__u32 j = 0; c->ch[i].native && j < c->ch[i].nr_regions; j++) {
+			err = oring_create(c, &c->ch[i], j);
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
+int gtsc_channels__oring_template(struct gtsc_channels *c)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = GTSC_RB_OVERWRITE_FLAG);
+
+	c->otmpl_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "gtsc_otmpl", 0, 0,
+				     sysconf(_SC_PAGESIZE), &o);
+	if (c->otmpl_fd < 0) {
+		c->otmpl_fd = 0;
+		return -errno;
+	}
+	return c->otmpl_fd;
+}
+
 int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink *sink)
 {
 	int err;
 
 	c->sink = sink;
 	c->outer_fd = outer_fd;
+	if (c->nr_orings) {
+		err = orings_create(c);
+		if (err)
+			return err;
+	}
 	if (!c->nr_rings)
 		return barrier_create(c);
 	c->rings = calloc(c->nr_rings, sizeof(*c->rings));
@@ -309,8 +386,26 @@ int gtsc_channels__sync(struct gtsc_channels *c)
 	return bpf_map_update_elem(c->outer_fd, &slot, &fd, BPF_ANY) ? -errno : 0;
 }
 
+static void orings_free(struct gtsc_channels *c)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+
+	for (__u32 i = 0; c->orings && i < c->nr_orings; i++) {
+		if (c->orings[i].pos)
+			munmap((void *)c->orings[i].pos, page + 2 * c->orings[i].size);
+		if (c->orings[i].fd >= 0)
+			close(c->orings[i].fd);
+	}
+	free(c->orings);
+	c->orings = NULL;
+	if (c->otmpl_fd > 0)
+		close(c->otmpl_fd);
+	c->otmpl_fd = 0;
+}
+
 void gtsc_channels__free(struct gtsc_channels *c)
 {
+	orings_free(c);
 	if (c->rings) {
 		for (__u32 i = 0; i < c->nr_rings; i++) {
 			gtsc_ringbuf__close(&c->rings[i].rb);

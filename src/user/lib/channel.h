@@ -58,15 +58,29 @@ struct gtsc_ring {
 	__u64 malformed; /* records whose size disagreed with their header */
 };
 
+/*
+ * A native flight ring (BPF_F_RB_OVERWRITE), mapped read-only: the producer
+ * page (the kernel's producer_pos, pending_pos, overwrite_pos, in that
+ * order: kernel/bpf/ringbuf.c) and the data pages twice, as for a consumer.
+ */
+struct gtsc_oring {
+	int fd;
+	const unsigned long *pos;
+	const char *data;
+	size_t size;
+};
+
 struct gtsc_channel {
 	struct gtsc_channel_spec spec;
 	__u32 id;
-	__u32 ring_base;
-	__u32 nr_rings;	    /* 0 for a flight channel */
+	__u32 ring_base;    /* in gtsc_rings, or in gtsc_orings for a native flight channel */
+	__u32 nr_rings;	    /* drained rings: 0 for a flight channel */
 	__u32 nr_regions;   /* flight: one per CPU, or 1 when global */
-	__u32 flight_base;  /* flight: first slot of region 0 in gtsc_flight */
-	__u32 region_slots; /* flight: slots per region */
-	__u32 head_base;    /* flight: region 0's entry in gtsc_flight_heads */
+	__u32 region_base;  /* flight: region 0's index among every flight region */
+	bool native;	    /* flight: BPF_F_RB_OVERWRITE rings, one per region */
+	__u32 flight_base;  /* emulated flight: first slot of region 0 in gtsc_flight */
+	__u32 region_slots; /* flight: 64-byte slots per region (native: its bytes / 64) */
+	__u32 head_base;    /* emulated flight: region 0's entry in gtsc_flight_heads */
 };
 
 struct gtsc_channels {
@@ -74,8 +88,14 @@ struct gtsc_channels {
 	int n;
 	int nr_cpus;
 	__u32 nr_rings;
-	__u32 nr_flight_slots; /* every region's slots: gtsc_flight's size */
-	__u32 nr_flight_heads; /* regions: gtsc_flight_heads' size */
+	__u32 nr_flight_slots;	 /* every emulated region's slots: gtsc_flight's size */
+	__u32 nr_flight_heads;	 /* emulated regions: gtsc_flight_heads' size */
+	__u32 nr_flight_regions; /* every flight region, native or emulated */
+	bool native_flight;	 /* before layout: flight channels take native rings */
+	__u32 nr_orings;	 /* native flight rings: gtsc_orings' size */
+	struct gtsc_oring *orings;
+	int orings_fd;	/* gtsc_orings, set before create */
+	int otmpl_fd;	/* an overwrite ring: gtsc_orings' inner template */
 	struct gtsc_ring *rings;
 	int outer_fd;	/* the ARRAY_OF_MAPS, also the handle of gtsc_channels__sync */
 	int barrier_fd; /* a ring no class writes, when there is none else to sync with */
@@ -101,7 +121,13 @@ static inline bool gtsc_channel__flight(const struct gtsc_channel *ch)
 void gtsc_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route *r);
 /* "discard" or "overwrite" */
 const char *gtsc_channel__mode_name(const struct gtsc_channel *ch);
-/* Creates the rings, puts them in OUTER_FD, and sets up consumption into SINK. */
+/*
+ * With native flight rings, an overwrite ring for gtsc_orings' template
+ * (bpf_map__set_inner_map_fd, before load): its fd or -errno.
+ */
+int gtsc_channels__oring_template(struct gtsc_channels *c);
+/* Creates the rings, puts them in OUTER_FD (native flight rings in c->orings_fd),
+ * and sets up consumption into SINK. */
 int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink *sink);
 /* Waits up to TIMEOUT_MS for a wakeup, then drains every ring. >= 0 records, or -errno.
  * The caller ends the sink's round. */

@@ -217,10 +217,11 @@ int gtsc_control_reply__printf(struct gtsc_control_reply *reply, const char *fmt
 	return strbuf_err(&reply->sb);
 }
 
+/* A client that gave up has closed its end: EPIPE, never a SIGPIPE that ends the recorder. */
 static int write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {
-		ssize_t n = write(fd, buf, len);
+		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;

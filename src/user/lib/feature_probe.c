@@ -16,8 +16,6 @@
 #include "feature_probe.h"
 #include "strbuf.h"
 
-#define GTSC_RB_OVERWRITE_FLAG (1U << 19) /* BPF_F_RB_OVERWRITE, not in 6.1 uapi headers */
-
 static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_BTF] = "btf",
 	[GTSC_FEAT_RINGBUF] = "ringbuf",
@@ -31,6 +29,7 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_FENTRY] = "fentry",
 	[GTSC_FEAT_BPF_PREEMPTIBLE] = "bpf_preemptible",
 	[GTSC_FEAT_TRACEPOINT] = "tracepoint",
+	[GTSC_FEAT_TASK_STORAGE] = "task_storage",
 };
 
 /* Attach probes go here: traceable and in BTF on every kernel since 5.10. */
@@ -290,6 +289,26 @@ static bool probe_bpf_preemptible(void)
 	return strstr(u.version, "PREEMPT_RT") || atoi(u.release) >= 7;
 }
 
+/*
+ * GTSC_FEATURES_OFF=name[,name...] turns probed features off, so that a
+ * kernel that has a feature also runs the code for kernels that do not:
+ * ringbuf_overwrite=no forces the emulated flight channels (the flight
+ * tests run both ways on 6.19+), kprobe_multi=no the single kprobes.
+ */
+static void features_off(struct gtsc_features *f)
+{
+	const char *off = getenv("GTSC_FEATURES_OFF"), *p = off;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+
+		for (int i = 0; i < GTSC_FEAT_MAX; i++)
+			if (strlen(feat_names[i]) == n && !strncmp(p, feat_names[i], n))
+				feat_set(f, i, false, "turned off by GTSC_FEATURES_OFF");
+		p += n + (p[n] == ',');
+	}
+}
+
 int gtsc_features__init(struct gtsc_features *f)
 {
 	int err;
@@ -323,6 +342,10 @@ int gtsc_features__init(struct gtsc_features *f)
 			 ? "classic tracepoint programs cannot read an attach cookie (needs Linux 5.15)"
 			 : f->why[GTSC_FEAT_TRACEFS]);
 	probe_attach(f);
+	feat_set(f, GTSC_FEAT_TASK_STORAGE,
+		 libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1,
+		 "no BPF task storage (needs Linux 5.11)");
+	features_off(f);
 	return 0;
 }
 

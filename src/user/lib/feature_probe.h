@@ -14,6 +14,8 @@
 struct btf;
 struct strbuf;
 
+#define GTSC_RB_OVERWRITE_FLAG (1U << 19) /* BPF_F_RB_OVERWRITE, not in 6.1 uapi headers */
+
 enum gtsc_feature {
 	GTSC_FEAT_BTF,		/* /sys/kernel/btf/vmlinux: CO-RE needs it */
 	GTSC_FEAT_RINGBUF,	/* BPF_MAP_TYPE_RINGBUF (5.8) */
@@ -27,6 +29,7 @@ enum gtsc_feature {
 	GTSC_FEAT_FENTRY,	/* an fentry program attaches (BPF trampolines) */
 	GTSC_FEAT_BPF_PREEMPTIBLE, /* syscall programs preemptible: PREEMPT_RT, 7.x */
 	GTSC_FEAT_TRACEPOINT,	/* classic tracepoint programs with attach cookies (-e GROUP:NAME, 5.15) */
+	GTSC_FEAT_TASK_STORAGE, /* BPF_MAP_TYPE_TASK_STORAGE (5.11): for the compatibility table */
 	GTSC_FEAT_MAX,
 };
 

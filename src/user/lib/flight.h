@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Reading flight channels without consuming them.  The gtsc_flight slots and
+ * Reading flight channels without consuming them.  Native rings
+ * (BPF_F_RB_OVERWRITE) are walked from the kernel's overwrite_pos to its
+ * producer_pos (flight.c says how).  Emulated ones: the gtsc_flight slots and
  * the region heads are BPF_F_MMAPABLE arrays, mapped read-only here; a region
  * is walked from its oldest retained slot to its head, every record checked
  * seqlock-style against writers that may overwrite it meanwhile (layout and
@@ -16,6 +18,7 @@
 #include "sink.h"
 
 struct gtsc_flight_map {
+	const struct gtsc_channels *chans; /* native flight rings (channel.h) */
 	const struct gtsc_flight_slot *slots;
 	size_t slots_len;
 	const struct gtsc_flight_head *heads;
@@ -31,9 +34,9 @@ struct gtsc_flight_walk {
 	__u64 torn;	/* records, or runs of slots, a writer was changing: skipped */
 };
 
-/* Maps both arrays read-only; -errno. */
-int gtsc_flight__map(struct gtsc_flight_map *f, int slots_fd, __u32 nr_slots, int heads_fd,
-		     __u32 nr_heads);
+/* Maps both arrays read-only (none without emulated regions); -errno. */
+int gtsc_flight__map(struct gtsc_flight_map *f, const struct gtsc_channels *chans, int slots_fd,
+		     __u32 nr_slots, int heads_fd, __u32 nr_heads);
 void gtsc_flight__unmap(struct gtsc_flight_map *f);
 /*
  * Walks region REGION (a CPU, or 0 for a global channel) of flight channel

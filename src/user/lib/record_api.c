@@ -483,7 +483,7 @@ static int build_trailer(struct gtsc_recording *r, struct strbuf *tr)
 
 static struct gtsc_session_flight *flight_array(struct gtsc_session *s, size_t *n)
 {
-	*n = gtsc_session__channels(s)->nr_flight_heads;
+	*n = gtsc_session__channels(s)->nr_flight_regions;
 	return calloc(*n ?: 1, sizeof(struct gtsc_session_flight));
 }
 
@@ -549,7 +549,7 @@ int gtsc_recording__snapshot(struct gtsc_recording *r, const char *path,
 
 	if (!r || !r->s || !path || !OPTS_VALID(opts, gtsc_snapshot_opts))
 		return -EINVAL;
-	if (!gtsc_session__channels(r->s)->nr_flight_heads)
+	if (!gtsc_session__channels(r->s)->nr_flight_regions)
 		return -ENOENT;
 	how = OPTS_GET(opts, consume, false) ? GTSC_FLIGHT_CONSUME : GTSC_FLIGHT_ALL;
 	/* The task records not drained yet: names of tasks that just ended (a trigger's). */

@@ -165,6 +165,7 @@ static int setup_channels(struct gtsc_session *s)
 		if (err < 0)
 			return err;
 	}
+	s->chans.native_flight = s->feat.has[GTSC_FEAT_RINGBUF_OVERWRITE];
 	err = gtsc_channels__layout(&s->chans, s->nr_cpus);
 	if (err)
 		slog(s, GTSC_LOG_WARN, "the flight channels are too large (4G slots at most)");
@@ -172,18 +173,26 @@ static int setup_channels(struct gtsc_session *s)
 }
 
 /*
- * The flight arrays' sizes, and the trigger.  BPF_F_RB_OVERWRITE (Linux 6.19)
- * would let a flight channel be a ring like the others, read with libbpf's
- * consumer; feature GTSC_FEAT_RINGBUF_OVERWRITE says whether the kernel has
- * it, and none we run does, so every flight channel uses the slot arrays,
- * which work from 5.5 on (BPF_F_MMAPABLE) and cost about what a ring costs.
- * This is where a channel would choose the native ring when it exists.
+ * The flight maps' sizes, and the trigger.  Where the kernel has
+ * BPF_F_RB_OVERWRITE (feature ringbuf_overwrite, Linux 6.19) flight
+ * channels are native rings in gtsc_orings, whose inner template must then
+ * be an overwrite ring; elsewhere the slot arrays (5.5+, BPF_F_MMAPABLE).
  */
-static void setup_flight(struct gtsc_session *s)
+static int setup_flight(struct gtsc_session *s)
 {
 	struct gtsc_bpf__rodata *ro = s->skel->rodata;
-	const struct gtsc_channels *c = &s->chans;
+	struct gtsc_channels *c = &s->chans;
+	int fd;
 
+	bpf_map__set_max_entries(s->skel->maps.gtsc_orings, c->nr_orings ?: 1);
+	if (c->nr_orings) {
+		fd = gtsc_channels__oring_template(c);
+		fd = fd < 0 ? fd : bpf_map__set_inner_map_fd(s->skel->maps.gtsc_orings, fd);
+		if (fd < 0) {
+			slog(s, GTSC_LOG_WARN, "the native flight rings failed: %s", strerror(-fd));
+			return fd;
+		}
+	}
 	bpf_map__set_max_entries(s->skel->maps.gtsc_flight, c->nr_flight_slots ?: 1);
 	bpf_map__set_max_entries(s->skel->maps.gtsc_flight_heads, c->nr_flight_heads ?: 1);
 	/* per CPU and nesting level, a record's worth: not for sessions that never use it */
@@ -197,6 +206,7 @@ static void setup_flight(struct gtsc_session *s)
 	ro->gtsc_trigger_on = s->opts.trigger_syscall;
 	ro->gtsc_trigger_nr = s->opts.trigger_nr;
 	ro->gtsc_trigger_gap_ns = s->opts.trigger_gap_ns ?: TRIGGER_GAP_NS;
+	return 0;
 }
 
 static int flight_map(struct gtsc_session *s)
@@ -204,12 +214,12 @@ static int flight_map(struct gtsc_session *s)
 	const struct gtsc_channels *c = &s->chans;
 	int err;
 
-	if (!c->nr_flight_heads)
+	if (!c->nr_flight_regions)
 		return 0;
-	s->flight_cursor = calloc(c->nr_flight_heads, sizeof(*s->flight_cursor));
+	s->flight_cursor = calloc(c->nr_flight_regions, sizeof(*s->flight_cursor));
 	if (!s->flight_cursor)
 		return -ENOMEM;
-	err = gtsc_flight__map(&s->flight, bpf_map__fd(s->skel->maps.gtsc_flight),
+	err = gtsc_flight__map(&s->flight, c, bpf_map__fd(s->skel->maps.gtsc_flight),
 			       c->nr_flight_slots, bpf_map__fd(s->skel->maps.gtsc_flight_heads),
 			       c->nr_flight_heads);
 	if (err)
@@ -217,7 +227,7 @@ static int flight_map(struct gtsc_session *s)
 	return err;
 }
 
-static void setup_routes(struct gtsc_session *s)
+static int setup_routes(struct gtsc_session *s)
 {
 	struct gtsc_bpf__rodata *ro = s->skel->rodata;
 
@@ -234,7 +244,7 @@ static void setup_routes(struct gtsc_session *s)
 	ro->gtsc_filter_pids = !s->opts.system_wide;
 	/* An array cannot be empty: a session without rings or flight channels gets one unused. */
 	bpf_map__set_max_entries(s->skel->maps.gtsc_rings, s->chans.nr_rings ?: 1);
-	setup_flight(s);
+	return setup_flight(s);
 }
 
 /* The syscall filter and the capture table, into rodata (gtsc_syscalls.h). */
@@ -410,8 +420,8 @@ static int session_load(struct gtsc_session *s)
 	err = err ?: setup_channels(s);
 	if (err)
 		return err;
-	setup_routes(s);
-	err = setup_syscalls(s);
+	err = setup_routes(s);
+	err = err ?: setup_syscalls(s);
 	err = err ?: setup_filters(s);
 	setup_stacks(s);
 	if (err)
@@ -484,6 +494,7 @@ struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts
 	err = err ?: load_cgroup(s);
 	if (err)
 		goto fail;
+	s->chans.orings_fd = bpf_map__fd(s->skel->maps.gtsc_orings);
 	err = gtsc_channels__create(&s->chans, bpf_map__fd(s->skel->maps.gtsc_rings), sink);
 	if (err) {
 		slog(s, GTSC_LOG_WARN, "creating the ring buffers failed: %s (too large for memory?)",
@@ -748,7 +759,7 @@ static int flight_region(struct gtsc_session *s, const struct gtsc_channel *ch, 
 			 enum gtsc_flight_read how, struct gtsc_sink *sink,
 			 struct gtsc_session_flight *out)
 {
-	__u64 *cursor = &s->flight_cursor[ch->head_base + region];
+	__u64 *cursor = &s->flight_cursor[ch->region_base + region];
 	struct gtsc_flight_walk w;
 	int err;
 
@@ -803,7 +814,7 @@ void gtsc_session__flight_rewind(struct gtsc_session *s)
 {
 	if (s->flight_cursor)
 		memset(s->flight_cursor, 0,
-		       s->chans.nr_flight_heads * sizeof(*s->flight_cursor));
+		       s->chans.nr_flight_regions * sizeof(*s->flight_cursor));
 }
 
 const char *gtsc_session__trigger(const struct gtsc_session *s, __u64 *count)

@@ -413,7 +413,7 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts)
 /* After stop: every record left in the rings, then the flight channels from their cursors. */
 static int consume_stopped(struct gtsc_session *s, struct gtsc_cb_sink *cs, int timeout_ms)
 {
-	__u32 n = gtsc_session__channels(s)->nr_flight_heads;
+	__u32 n = gtsc_session__channels(s)->nr_flight_regions;
 	struct gtsc_session_flight *fl;
 	int err = gtsc_session__flush(s, timeout_ms);
 
@@ -473,7 +473,7 @@ int gtsc_session__dropped(struct gtsc_session *s, const char *channel, __u64 *dr
 
 int gtsc_session__rewind(struct gtsc_session *s)
 {
-	if (!s || !gtsc_session__channels(s)->nr_flight_heads)
+	if (!s || !gtsc_session__channels(s)->nr_flight_regions)
 		return -EINVAL;
 	gtsc_session__flight_rewind(s);
 	return 0;
@@ -482,7 +482,7 @@ int gtsc_session__rewind(struct gtsc_session *s)
 /* The records of PATH: every flight region's, read without consuming; the trailer after. */
 static int snapshot_records(struct gtsc_session *s, struct gtsc_file_sink *fs, struct strbuf *tr)
 {
-	__u32 n = gtsc_session__channels(s)->nr_flight_heads;
+	__u32 n = gtsc_session__channels(s)->nr_flight_regions;
 	struct gtsc_session_flight *fl = calloc(n, sizeof(*fl));
 	__u64 written, dropped;
 	int nfl, err;
@@ -508,7 +508,7 @@ int gtsc_session__snapshot(struct gtsc_session *s, const char *path)
 	struct strbuf tr = {};
 	int err;
 
-	if (!s || !path || !gtsc_session__channels(s)->nr_flight_heads)
+	if (!s || !path || !gtsc_session__channels(s)->nr_flight_regions)
 		return -EINVAL;
 	fs = gtsc_file_sink__create(path, &wo);
 	if (!fs)
