@@ -141,8 +141,8 @@ stop_consumer() {
 	kill -CONT $1
 }
 
-# -d 8: a later option wins over storm_record's -d 4
-STORM_ARGS="-d 8 --name $name --channel syscalls:size=64K" STORM_HOOK=stop_consumer \
+# storm_record stops the recorder once the storm has exited
+STORM_ARGS="--name $name --channel syscalls:size=64K" STORM_HOOK=stop_consumer \
 	storm_record $T "$TEST_TMP/s.gtsc" "$WORKLOADS/storm" $N || exit 0
 check $T/stopped "the recorder's state while stopped was '$stopped', not T" [ "$stopped" = T ]
 "$GTSC" report -i "$TEST_TMP/s.gtsc" --json > "$TEST_TMP/sj"

@@ -14,7 +14,7 @@ mkfifo "$TEST_TMP/go"
 spid=$!
 exec 3> "$TEST_TMP/go"
 wait_for "$TEST_TMP/pid" "$spid" 5
-"$GTSC" record -e syscalls,kmem -p "$spid" -d 4 --channel syscalls:size=4K \
+"$GTSC" record -e syscalls,kmem -p "$spid" -d 120 --channel syscalls:size=4K \
 	--channel kmem:mode=overwrite,size=16K -o "$TEST_TMP/t.gtsc" 2> "$TEST_TMP/err" &
 rpid=$!
 if ! wait_for "$TEST_TMP/err" "recording" 10; then
@@ -25,6 +25,7 @@ fi
 echo g >&3
 exec 3>&-
 wait $spid
+stop_after_workload $rpid
 wait $rpid
 rc=$?
 check hybrid/record-exit "record exited $rc: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]
