@@ -217,10 +217,10 @@ static __always_inline bool gtsc_emulated(__u32 class)
 	return gtsc_routes[class].mode == GTSC_MODE_OVERWRITE && !gtsc_routes[class].native;
 }
 
-static __always_inline void gtsc_fill_hdr(struct gtsc_rec_hdr *h, __u16 type, __u32 size)
+/* ID: bpf_get_current_pid_tgid()'s value, for a caller that has it already. */
+static __always_inline void gtsc_fill_hdr_id(struct gtsc_rec_hdr *h, __u16 type, __u32 size,
+					     __u64 id)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-
 	h->type = type;
 	h->size = size;
 	h->cpu = bpf_get_smp_processor_id();
@@ -228,6 +228,11 @@ static __always_inline void gtsc_fill_hdr(struct gtsc_rec_hdr *h, __u16 type, __
 	h->pid = id >> 32;
 	h->tid = (__u32)id;
 	h->ts_ns = bpf_ktime_get_ns();
+}
+
+static __always_inline void gtsc_fill_hdr(struct gtsc_rec_hdr *h, __u16 type, __u32 size)
+{
+	gtsc_fill_hdr_id(h, type, size, bpf_get_current_pid_tgid());
 }
 
 /* ---- flight channels ---- */
@@ -309,15 +314,21 @@ static __always_inline void gtsc_flight_commit(struct gtsc_slot *s)
 	gtsc_count(s->class, false);
 }
 
-static __always_inline bool gtsc_flight_begin(struct gtsc_slot *s, __u16 type, __u32 size)
+static __always_inline bool gtsc_flight_begin_id(struct gtsc_slot *s, __u16 type, __u32 size,
+						 __u64 id)
 {
 	s->rec = gtsc_flight_reserve(s, size);
 	if (!s->rec) {
 		gtsc_count(s->class, true);
 		return false;
 	}
-	gtsc_fill_hdr(s->rec, type, size);
+	gtsc_fill_hdr_id(s->rec, type, size, id);
 	return true;
+}
+
+static __always_inline bool gtsc_flight_begin(struct gtsc_slot *s, __u16 type, __u32 size)
+{
+	return gtsc_flight_begin_id(s, type, size, bpf_get_current_pid_tgid());
 }
 
 /* gtsc_output's overwrite mode: REC's bounds are its caller's, so a kernel read copies it. */
@@ -363,13 +374,14 @@ static __always_inline void gtsc_trigger_syscall(long nr)
  * CPU and fills the common header.  A full ring is counted as a drop, so that
  * events seen = written + dropped holds exactly.
  */
-static __always_inline bool gtsc_reserve(struct gtsc_slot *s, __u32 class, __u16 type, __u32 size)
+static __always_inline bool gtsc_reserve_id(struct gtsc_slot *s, __u32 class, __u16 type,
+					    __u32 size, __u64 id)
 {
 	s->class = class;
 	/* rodata: the verifier removes the branch a class does not take */
 	s->flight = gtsc_emulated(class);
 	if (s->flight)
-		return gtsc_flight_begin(s, type, size);
+		return gtsc_flight_begin_id(s, type, size, id);
 	s->ring = gtsc_ring(class);
 	if (!s->ring) {
 		gtsc_count(class, true);
@@ -380,8 +392,14 @@ static __always_inline bool gtsc_reserve(struct gtsc_slot *s, __u32 class, __u16
 		gtsc_count(class, true);
 		return false;
 	}
-	gtsc_fill_hdr(s->rec, type, size);
+	gtsc_fill_hdr_id(s->rec, type, size, id);
 	return true;
+}
+
+/* ID read before the reservation: a dropped record pays one helper call more. */
+static __always_inline bool gtsc_reserve(struct gtsc_slot *s, __u32 class, __u16 type, __u32 size)
+{
+	return gtsc_reserve_id(s, class, type, size, bpf_get_current_pid_tgid());
 }
 
 /*

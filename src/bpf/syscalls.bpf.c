@@ -34,6 +34,24 @@
  * the programs' cost, under the 10% bar, before what the real design
  * adds: captures copied twice, enter-only records for calls still open,
  * and a reorder window in every reader.
+ *
+ * Fewer helper calls (issue #13's third lever), measured the same way
+ * (bpf_stats, getppid, pid filter, tp_btf, 6.18, 2026-11-26, medians of 7
+ * interleaved runs, the cost of other tasks' filtered-out calls, taken in
+ * an idle window, subtracted): one read of the calling task (caller())
+ * instead of three helper calls, enter + exit 382 -> 356 ns (224 + 156 ->
+ * 219 + 137; paired per run -18), kept.  Empty programs cost 47 + 48, the
+ * floor (filters and compat test, no record) 119 + 72.  The enter floor's
+ * extra 47 ns is no helper: filtering twice at enter costs 22 ns more,
+ * what exit's one pass costs (24); the first pass after user mode pays for
+ * cold caches and predictors.  Measured and not kept: no bpf_ringbuf_query
+ * (350, paired +0) and a plain add for the counters instead of a lock add
+ * (358, paired +7): inside the noise, and each would cost a semantic
+ * (sparse wakeups, exact counts under nesting or preemption).  Nothing else
+ * is left to merge: the clock is read once (and must stay
+ * bpf_ktime_get_ns, CLOCK_MONOTONIC), the configuration is rodata (no
+ * lookup), and the verifier inlines the ring's array-of-maps lookup, the
+ * counters' per-CPU lookup and, from 6.10, bpf_get_smp_processor_id.
  */
 #include "gtsc.bpf.h"
 #include "gtsc_syscalls.h"
@@ -145,10 +163,8 @@ static __always_inline __u8 nr_flags(long nr)
  * the way back to user mode, after sys_exit has fired.  thread_info is the
  * first member of task_struct (CONFIG_THREAD_INFO_IN_TASK, always on x86).
  */
-static __always_inline bool in_compat_btf(void)
+static __always_inline bool in_compat_btf(struct task_struct *t)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
-
 	return t->thread_info.status & GTSC_TS_COMPAT;
 }
 
@@ -161,13 +177,38 @@ static __always_inline bool in_compat_raw(void)
 }
 
 /*
- * Asked only of a call about to be recorded (after the filters): a helper
- * call and a load that the many calls filtered out never pay.  RAW is a
- * constant at every call site.
+ * Asked only of a call about to be recorded (after the filters): a load
+ * (raw_tp: a helper call and a probe read) that the many calls filtered out
+ * never pay.  RAW is a constant at every call site; T is caller()'s task.
  */
-static __always_inline bool in_compat(bool raw)
+static __always_inline bool in_compat(bool raw, struct task_struct *t)
 {
-	return raw ? in_compat_raw() : in_compat_btf();
+	return raw ? in_compat_raw() : in_compat_btf(t);
+}
+
+/*
+ * The calling task, read once per event: tp_btf loads tgid and pid from
+ * the task whose status in_compat() tests, one helper call where there were
+ * three (bpf_get_current_pid_tgid for the filter and for the header,
+ * bpf_get_current_task_btf for the compat test).  Returns
+ * bpf_get_current_pid_tgid()'s value; *T is the task (raw_tp: NULL).
+ */
+static __always_inline __u64 caller(bool raw, struct task_struct **t)
+{
+	struct task_struct *task;
+
+	*t = NULL;
+	if (raw)
+		return bpf_get_current_pid_tgid();
+	task = bpf_get_current_task_btf();
+	*t = task;
+	return (__u64)task->tgid << 32 | (__u32)task->pid;
+}
+
+/* gtsc_wanted() for a caller already read. */
+static __always_inline bool traced(__u64 id)
+{
+	return gtsc_on && gtsc_tgid_wanted(id >> 32);
 }
 
 /* NULL when another program on this CPU is using it (see cap_scratch). */
@@ -434,9 +475,9 @@ static __always_inline void fill_args(__u64 *args, struct pt_regs *regs)
 }
 
 /* False when the scratch is busy: the caller writes the plain record. */
-static __always_inline bool sys_enter_capture(struct pt_regs *regs, long nr)
+static __always_inline bool sys_enter_capture(struct pt_regs *regs, long nr, __u64 id)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
+	__u32 tid = id;
 	struct cap_scratch *sc = scratch_get();
 	const volatile struct gtsc_cap_set *set;
 	struct gtsc_rec_sys_enter *e;
@@ -454,7 +495,7 @@ static __always_inline bool sys_enter_capture(struct pt_regs *regs, long nr)
 	for (int i = 0; i < GTSC_CAP_SPECS; i++)
 		cap_enter_spec(sc, &sc->pend, set->spec[i]);
 	size = sc->off;
-	gtsc_fill_hdr(&e->hdr, GTSC_REC_SYS_ENTER, size);
+	gtsc_fill_hdr_id(&e->hdr, GTSC_REC_SYS_ENTER, size, id);
 	e->nr = nr;
 	e->payload_len = size - sizeof(*e);
 	e->__pad = 0;
@@ -467,15 +508,15 @@ static __always_inline bool sys_enter_capture(struct pt_regs *regs, long nr)
 	return true;
 }
 
-static __always_inline int sys_enter_plain(struct pt_regs *regs, long id)
+static __always_inline int sys_enter_plain(struct pt_regs *regs, long nr, __u64 id)
 {
 	struct gtsc_rec_sys_enter *e;
 	struct gtsc_slot s;
 
-	if (!gtsc_reserve(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_ENTER, sizeof(*e)))
+	if (!gtsc_reserve_id(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_ENTER, sizeof(*e), id))
 		return 0;
 	e = s.rec;
-	e->nr = id;
+	e->nr = nr;
 	e->payload_len = 0;
 	e->__pad = 0;
 	fill_args(e->args, regs);
@@ -484,18 +525,18 @@ static __always_inline int sys_enter_plain(struct pt_regs *regs, long id)
 }
 
 /* The i386 ABI's argument registers, 32 bits each (do_syscall_32's). */
-static __always_inline int sys_enter_compat(struct pt_regs *regs, long id)
+static __always_inline int sys_enter_compat(struct pt_regs *regs, long nr, __u64 id)
 {
 	struct gtsc_rec_sys_enter *e;
 	struct gtsc_slot s;
 
 	if (gtsc_sys_filter_on)
 		return 0;
-	if (!gtsc_reserve(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_ENTER, sizeof(*e)))
+	if (!gtsc_reserve_id(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_ENTER, sizeof(*e), id))
 		return 0;
 	e = s.rec;
 	e->hdr.flags = GTSC_SYS_F_COMPAT;
-	e->nr = id;
+	e->nr = nr;
 	e->payload_len = 0;
 	e->__pad = 0;
 	e->args[0] = (__u32)regs->bx;
@@ -508,34 +549,27 @@ static __always_inline int sys_enter_compat(struct pt_regs *regs, long id)
 	return 0;
 }
 
-/* Flags set: filtered out, or captured. */
-static __always_inline int sys_enter_flagged(struct pt_regs *regs, long id, __u8 f, bool raw)
+static __always_inline int sys_enter_body(struct pt_regs *regs, long nr, bool raw)
 {
-	/* a compat call whose number looks filtered out is dropped anyway: the filter is on */
-	if ((f & GTSC_SYS_SKIP) || !gtsc_wanted())
-		return 0;
-	if (in_compat(raw))
-		return sys_enter_compat(regs, id);
-	if ((f & GTSC_SYS_CAP_ENTER) && sys_enter_capture(regs, id))
-		return 0;
-	return sys_enter_plain(regs, id);
-}
-
-static __always_inline int sys_enter_body(struct pt_regs *regs, long id, bool raw)
-{
+	struct task_struct *t;
+	__u64 id;
 	__u8 f;
 
-	if (gtsc_trigger_on && !in_compat(raw))
-		gtsc_trigger_syscall(id); /* --snapshot-on syscall=NAME */
+	if (gtsc_trigger_on && !in_compat(raw, raw ? NULL : bpf_get_current_task_btf()))
+		gtsc_trigger_syscall(nr); /* --snapshot-on syscall=NAME */
 	/* The common case (no flag) costs one load and one test. */
-	f = nr_flags(id);
-	if (f)
-		return sys_enter_flagged(regs, id, f, raw);
-	if (!gtsc_wanted())
+	f = nr_flags(nr);
+	/* a compat call whose number looks filtered out is dropped anyway: the filter is on */
+	if ((f & GTSC_SYS_SKIP) || !gtsc_on)
 		return 0;
-	if (in_compat(raw))
-		return sys_enter_compat(regs, id);
-	return sys_enter_plain(regs, id);
+	id = caller(raw, &t);
+	if (!gtsc_tgid_wanted(id >> 32))
+		return 0;
+	if (in_compat(raw, t))
+		return sys_enter_compat(regs, nr, id);
+	if ((f & GTSC_SYS_CAP_ENTER) && sys_enter_capture(regs, nr, id))
+		return 0;
+	return sys_enter_plain(regs, nr, id);
 }
 
 /* ---- sys_exit ---- */
@@ -595,7 +629,8 @@ static __always_inline void cap_exit_spec(struct cap_scratch *sc, struct gtsc_ca
  * REGS (a BTF pointer, or RAW_REGS for raw_tp's, which must be copied).
  */
 static __always_inline bool sys_exit_capture(struct pt_regs *regs, bool raw_regs,
-					     const struct cap_pending *p, long nr, long ret, __u8 f)
+					     const struct cap_pending *p, long nr, long ret, __u8 f,
+					     __u64 id)
 {
 	const volatile struct gtsc_cap_set *set = &gtsc_cap[nr & (GTSC_NR_SYSCALLS - 1)];
 	bool newmm = (set->flags & GTSC_CAP_F_NEWMM) && ret == 0;
@@ -621,7 +656,7 @@ static __always_inline bool sys_exit_capture(struct pt_regs *regs, bool raw_regs
 			cap_exit_spec(sc, set->spec[i], ret);
 	}
 	size = sc->off;
-	gtsc_fill_hdr(&e->hdr, GTSC_REC_SYS_EXIT, size);
+	gtsc_fill_hdr_id(&e->hdr, GTSC_REC_SYS_EXIT, size, id);
 	e->nr = nr;
 	e->payload_len = size - sizeof(*e);
 	e->__pad = 0;
@@ -632,12 +667,12 @@ static __always_inline bool sys_exit_capture(struct pt_regs *regs, bool raw_regs
 }
 
 /* The caller has decided the task is traced.  FLAGS: enum gtsc_sys_rec_flags. */
-static __always_inline int sys_exit_write(long nr, long ret, __u16 flags)
+static __always_inline int sys_exit_write(long nr, long ret, __u16 flags, __u64 id)
 {
 	struct gtsc_rec_sys_exit *e;
 	struct gtsc_slot s;
 
-	if (!gtsc_reserve(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_EXIT, sizeof(*e)))
+	if (!gtsc_reserve_id(&s, GTSC_CLASS_SYSCALLS, GTSC_REC_SYS_EXIT, sizeof(*e), id))
 		return 0;
 	e = s.rec;
 	e->hdr.flags = flags;
@@ -651,9 +686,9 @@ static __always_inline int sys_exit_write(long nr, long ret, __u16 flags)
 
 /* Flags set: filtered out, or captured. */
 static __always_inline int sys_exit_flagged(struct pt_regs *regs, bool raw_regs, long nr,
-					    long ret, __u8 f)
+					    long ret, __u8 f, __u64 id)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
+	__u32 tid = id;
 	struct cap_pending *p = NULL;
 	bool done = false, wanted;
 
@@ -668,31 +703,36 @@ static __always_inline int sys_exit_flagged(struct pt_regs *regs, bool raw_regs,
 		p = NULL;
 	}
 	/* The filter runs once: a call captured nothing still gets its plain record. */
-	wanted = gtsc_wanted();
+	wanted = traced(id);
 	if (wanted && (p || (f & GTSC_SYS_CAP_EXIT)))
-		done = sys_exit_capture(regs, raw_regs, p, nr, ret, f);
+		done = sys_exit_capture(regs, raw_regs, p, nr, ret, f, id);
 	if (p)
 		bpf_map_delete_elem(&gtsc_cap_pending, &tid);
-	return done || !wanted ? 0 : sys_exit_write(nr, ret, 0);
+	return done || !wanted ? 0 : sys_exit_write(nr, ret, 0, id);
 }
 
 /* RAW_REGS: raw_tp's REGS, read through probes; the BTF programs' otherwise. */
 static __always_inline int sys_exit_body(struct pt_regs *regs, bool raw_regs, long nr, long ret)
 {
 	__u8 f = nr_flags(nr);
+	struct task_struct *t;
+	__u64 id;
 
+	if (!f && !gtsc_on)
+		return 0;
+	id = caller(raw_regs, &t);
 	if (!f) {
-		if (!gtsc_wanted())
+		if (!gtsc_tgid_wanted(id >> 32))
 			return 0;
-		if (in_compat(raw_regs))
-			return gtsc_sys_filter_on ? 0 : sys_exit_write(nr, ret, GTSC_SYS_F_COMPAT);
-		return sys_exit_write(nr, ret, 0);
+		if (in_compat(raw_regs, t))
+			return gtsc_sys_filter_on ? 0 : sys_exit_write(nr, ret, GTSC_SYS_F_COMPAT, id);
+		return sys_exit_write(nr, ret, 0, id);
 	}
 	/* flagged: a compat call's number means nothing to the flags; its enter captured nothing */
-	if (in_compat(raw_regs))
-		return gtsc_sys_filter_on || !gtsc_wanted() ? 0 :
-			sys_exit_write(nr, ret, GTSC_SYS_F_COMPAT);
-	return sys_exit_flagged(regs, raw_regs, nr, ret, f);
+	if (in_compat(raw_regs, t))
+		return gtsc_sys_filter_on || !traced(id) ? 0 :
+			sys_exit_write(nr, ret, GTSC_SYS_F_COMPAT, id);
+	return sys_exit_flagged(regs, raw_regs, nr, ret, f, id);
 }
 
 /*
