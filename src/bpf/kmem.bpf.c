@@ -351,17 +351,22 @@ int gtsc_page_free_tp(struct trace_event_raw_mm_page_free___gtsc *ctx)
  * On the IRQ stack a hardirq's events nest in a softirq's, deeper: the
  * per-CPU entry also holds the event's context address.  The program that
  * starts an event's chain saves an entry left by a shallower event, and the
- * last one (K = 2) restores it, so a chain nested between two programs of
- * another leaves it as it found it.  A deeper entry left open (its last
- * program skipped) may or may not have come after our first program: such
- * an event is not taken.  Nothing is written twice; an event all three skip
- * is lost and counted (the first program's misses minus the rescued), as is
- * one that finds an earlier event's entry still open.
+ * last one restores it, so a chain nested between two programs of
+ * another leaves it as it found it; one whose last program was skipped
+ * leaves it saved, and read from there.  Nothing is written twice; an
+ * event all three skip is lost and counted (the first program's misses
+ * minus the rescued), as is one that finds an earlier event's entry at its
+ * own address still open (its rescue programs were all skipped).
  */
 #define KMEM_THREAD_SIZE (16 << 10) /* x86-64 without KASAN */
 
-/* Set by the loader where the rescue programs are attached. */
-const volatile bool gtsc_kmem_rescue = false;
+/*
+ * Set by the loader where the rescue programs are attached: how many (the
+ * position of the last).  Only preemption nests three deep in practice: a
+ * hardirq's event inside a softirq's rescue inside the first program never
+ * happened in ~10 runs here, so without bpf_preemptible only _r is loaded.
+ */
+const volatile __u8 gtsc_kmem_rescue = 0;
 /* Task-stack events keyed by thread: kernels that preempt these programs. */
 const volatile bool gtsc_kmem_by_tid = false;
 
@@ -412,21 +417,26 @@ static __always_inline bool kmem_byte_seen(__u8 *m, __u8 hook, __u8 pos)
 static __always_inline bool kmem_irq_seen(struct kmem_cpu_mark *c, __u64 x, __u8 hook, __u8 pos)
 {
 	__u64 cx = c->ctx;
-	__u8 cm = c->mark;
+	__u8 cm = c->mark, ours = 0;
 	bool seen;
 
-	if (pos && cx == x)
-		seen = cm >> 2 == hook && (cm & 3) < pos;
-	else
-		seen = pos && cx < x && (cm & 3) != 2; /* deeper and open: not taken */
+	if (cx == x)
+		ours = cm;
+	/* a deeper chain that saved our entry and was not there to restore it */
+	else if (cx < x && c->saved_for == cx && c->saved_ctx == x)
+		ours = c->saved_mark;
+	seen = pos && ours >> 2 == hook && (ours & 3) < pos;
+	/* this chain starts: it saves a shallower entry; one saved for its address is stale */
 	if (!seen && cx > x) {
 		c->saved_ctx = cx;
 		c->saved_mark = cm;
 		c->saved_for = x;
+	} else if (!seen && c->saved_for == x) {
+		c->saved_for = 0;
 	}
 	c->ctx = x;
 	c->mark = hook << 2 | pos;
-	if (pos == 2 && c->saved_for == x) {
+	if (pos == gtsc_kmem_rescue && c->saved_for == x) {
 		c->ctx = c->saved_ctx;
 		c->mark = c->saved_mark;
 		c->saved_for = 0;
@@ -448,9 +458,9 @@ static __always_inline bool kmem_chain(void *ctx, __u8 hook, __u8 pos)
 		return false;
 	if (x - base >= KMEM_THREAD_SIZE)
 		return !kmem_irq_seen(c, x, hook, pos);
-	tid = bpf_get_current_pid_tgid();
+	tid = gtsc_kmem_by_tid ? bpf_get_current_pid_tgid() : 0;
 	/* idle tasks are all tid 0, one per CPU: keyed by CPU */
-	if (!gtsc_kmem_by_tid || !tid)
+	if (!tid)
 		return !kmem_byte_seen(&c->task_mark, hook, pos);
 	key = (tid & (GTSC_MARK_TIDS - 1)) / 8;
 	m = bpf_map_lookup_elem(&gtsc_kmem_mark, &key);

@@ -106,12 +106,13 @@ static void set_autoload(struct bpf_object *obj, const char *prog, bool on)
 		bpf_program__set_autoload(p, on);
 }
 
-/* PROG's rescue programs ("<prog>_r", "<prog>_r2"), loaded with it; some programs have none. */
+/* PROG's first LEVELS rescue programs ("<prog>_r", "<prog>_r2"), loaded with it; some have none. */
 static void set_rescue(struct bpf_object *obj, struct gtsc_source_choice *c, const char *prog,
-		       bool on)
+		       int levels)
 {
 	for (int l = 0; l < GTSC_RESCUE_LEVELS; l++) {
 		char name[sizeof(c->rescue[l])];
+		bool on = l < levels;
 
 		snprintf(name, sizeof(name), l ? "%.44s_r%d" : "%.44s_r", prog, l + 1);
 		set_autoload(obj, name, on);
@@ -198,7 +199,7 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
 		const struct source_def *d = &defs[i];
 		struct gtsc_source_choice *c = &plan->src[plan->n++];
-		bool rescue;
+		int rescue;
 
 		c->name = d->name;
 		c->mask = d->mask;
@@ -207,13 +208,17 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 			plan_one(c, d, f);
 		set_autoload(obj, d->btf_prog, c->prog && c->prog == d->btf_prog);
 		set_autoload(obj, d->fb_prog, c->prog && c->prog == d->fb_prog);
-		/* Without preemption only interrupts nest, and they reach only kmem hooks. */
-		rescue = d->rescue && (d->irq || f->has[GTSC_FEAT_BPF_PREEMPTIBLE]);
+		/*
+		 * Without preemption only interrupts nest, they reach only kmem
+		 * hooks, and one rescue program takes what they skip (kmem.bpf.c).
+		 */
+		rescue = !d->rescue ? 0 :
+			 f->has[GTSC_FEAT_BPF_PREEMPTIBLE] ? GTSC_RESCUE_LEVELS : d->irq;
 		c->rescue_slot = d->rescue - 1;
 		if (d->rescue && d->btf_prog)
-			set_rescue(obj, c, d->btf_prog, rescue && c->prog && c->prog == d->btf_prog);
+			set_rescue(obj, c, d->btf_prog, c->prog && c->prog == d->btf_prog ? rescue : 0);
 		if (d->rescue && d->fb_prog)
-			set_rescue(obj, c, d->fb_prog, rescue && c->prog && c->prog == d->fb_prog);
+			set_rescue(obj, c, d->fb_prog, c->prog && c->prog == d->fb_prog ? rescue : 0);
 	}
 	plan_funcs(plan, obj, f, mask & GTSC_SRC_FUNCS);
 	plan_events(plan, obj, f, mask & GTSC_SRC_EVENTS);
