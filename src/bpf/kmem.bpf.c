@@ -456,7 +456,7 @@ static __always_inline bool kmem_irq_seen(struct kmem_cpu_mark *c, __u64 x, __u8
 static __always_inline bool kmem_chain(void *ctx, __u8 hook, __u8 pos)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	__u64 x = (__u64)ctx, base = (__u64)t->stack;
+	__u64 x = (__u64)ctx, lo = (__u64)t->stack, hi = lo + KMEM_THREAD_SIZE;
 	__u32 tid, key = 0;
 	struct kmem_cpu_mark *c;
 	__u8 *m;
@@ -464,7 +464,14 @@ static __always_inline bool kmem_chain(void *ctx, __u8 hook, __u8 pos)
 	c = bpf_map_lookup_elem(&gtsc_kmem_cpu, &key);
 	if (!c)
 		return false;
-	if (x - base >= KMEM_THREAD_SIZE)
+	/*
+	 * X stays a ctx pointer, only compared and stored: 6.1 refuses any
+	 * arithmetic on it ("math between ctx pointer and register with
+	 * unbounded min value"), so clang must not fold the two compares
+	 * into x - lo >= size.
+	 */
+	barrier_var(hi);
+	if (x < lo || x >= hi)
 		return !kmem_irq_seen(c, x, hook, pos);
 	tid = gtsc_kmem_by_tid ? bpf_get_current_pid_tgid() : 0;
 	/* idle tasks are all tid 0, one per CPU: keyed by CPU */
