@@ -107,7 +107,14 @@ struct gtsc_flight_head {
 enum gtsc_rescue_slot {
 	GTSC_RESCUE_SYS_ENTER = 0,
 	GTSC_RESCUE_SYS_EXIT = 1,
-	GTSC_RESCUE_MAX = 8,
+	/* kmem.bpf.c: one per kmem hook, in its KMEM_HOOK_* order */
+	GTSC_RESCUE_KMALLOC = 2,
+	GTSC_RESCUE_KFREE = 3,
+	GTSC_RESCUE_CACHE_ALLOC = 4,
+	GTSC_RESCUE_CACHE_FREE = 5,
+	GTSC_RESCUE_PAGE_ALLOC = 6,
+	GTSC_RESCUE_PAGE_FREE = 7,
+	GTSC_RESCUE_MAX = 16,
 };
 
 /* Tids the rescue marks cover: PID_MAX_LIMIT on 64-bit (pid_max's ceiling). */

@@ -398,12 +398,23 @@ static void setup_stacks(struct gtsc_session *s)
 /* Rescue programs (gtsc_shared.h) only where the plan has them: their marks cost 4 MiB. */
 static void setup_rescue(struct gtsc_session *s)
 {
-	bool on = false;
+	bool on = false, by_tid;
+	int kmem = 0;
 
-	for (int i = 0; i < s->plan.n; i++)
-		on |= s->plan.src[i].rescue[0][0] != '\0';
+	for (int i = 0; i < s->plan.n; i++) {
+		const struct gtsc_source_choice *c = &s->plan.src[i];
+
+		on |= c->rescue[0][0] && (c->mask & GTSC_SRC_SYSCALLS);
+		for (int l = 0; l < GTSC_RESCUE_LEVELS && (c->mask & GTSC_SRC_KMEM); l++)
+			kmem = c->rescue[l][0] && l + 1 > kmem ? l + 1 : kmem;
+	}
 	s->skel->rodata->gtsc_sys_rescue = on;
 	bpf_map__set_max_entries(s->skel->maps.gtsc_sys_mark, on ? GTSC_MARK_TIDS / 8 : 1);
+	/* kmem: interrupts nest everywhere; task context keyed by thread where preempted */
+	by_tid = kmem && s->feat.has[GTSC_FEAT_BPF_PREEMPTIBLE];
+	s->skel->rodata->gtsc_kmem_rescue = kmem;
+	s->skel->rodata->gtsc_kmem_by_tid = by_tid;
+	bpf_map__set_max_entries(s->skel->maps.gtsc_kmem_mark, by_tid ? GTSC_MARK_TIDS / 8 : 1);
 }
 
 static int session_load(struct gtsc_session *s)

@@ -17,6 +17,8 @@ struct source_def {
 	const char *fb_prog, *fb_cat, *fb_tp;
 	/* Its rescue programs' gtsc_rescued slot + 1 (0: none); named <prog>_r, <prog>_r2. */
 	int rescue;
+	/* Interrupts reach the hook: its rescue programs are needed on every kernel. */
+	bool irq;
 };
 
 /*
@@ -34,17 +36,19 @@ static const struct source_def defs[] = {
 	{ "syscalls:sys_exit", GTSC_SRC_SYSCALLS, "gtsc_sys_exit_btf", "sys_exit", "P:pt_regs,i",
 	  "gtsc_sys_exit_raw", .rescue = GTSC_RESCUE_SYS_EXIT + 1 },
 	{ "kmem:kmalloc", GTSC_SRC_KMEM, "gtsc_kmalloc_btf", "kmalloc", "i,p,i,i,i,i",
-	  "gtsc_kmalloc_tp", "kmem", "kmalloc" },
+	  "gtsc_kmalloc_tp", "kmem", "kmalloc", GTSC_RESCUE_KMALLOC + 1, true },
 	{ "kmem:kfree", GTSC_SRC_KMEM, "gtsc_kfree_btf", "kfree", "i,p", "gtsc_kfree_tp", "kmem",
-	  "kfree" },
+	  "kfree", GTSC_RESCUE_KFREE + 1, true },
 	{ "kmem:kmem_cache_alloc", GTSC_SRC_KMEM, "gtsc_cache_alloc_btf", "kmem_cache_alloc",
-	  "i,p,P:kmem_cache,i,i", "gtsc_cache_alloc_tp", "kmem", "kmem_cache_alloc" },
+	  "i,p,P:kmem_cache,i,i", "gtsc_cache_alloc_tp", "kmem", "kmem_cache_alloc",
+	  GTSC_RESCUE_CACHE_ALLOC + 1, true },
 	{ "kmem:kmem_cache_free", GTSC_SRC_KMEM, "gtsc_cache_free_btf", "kmem_cache_free",
-	  "i,p,P:kmem_cache", "gtsc_cache_free_tp", "kmem", "kmem_cache_free" },
+	  "i,p,P:kmem_cache", "gtsc_cache_free_tp", "kmem", "kmem_cache_free",
+	  GTSC_RESCUE_CACHE_FREE + 1, true },
 	{ "kmem:mm_page_alloc", GTSC_SRC_KMEM, "gtsc_page_alloc_btf", "mm_page_alloc", "P:page,i,i,i",
-	  "gtsc_page_alloc_tp", "kmem", "mm_page_alloc" },
+	  "gtsc_page_alloc_tp", "kmem", "mm_page_alloc", GTSC_RESCUE_PAGE_ALLOC + 1, true },
 	{ "kmem:mm_page_free", GTSC_SRC_KMEM, "gtsc_page_free_btf", "mm_page_free", "P:page,i",
-	  "gtsc_page_free_tp", "kmem", "mm_page_free" },
+	  "gtsc_page_free_tp", "kmem", "mm_page_free", GTSC_RESCUE_PAGE_FREE + 1, true },
 };
 
 _Static_assert(sizeof(defs) / sizeof(defs[0]) <= GTSC_MAX_SOURCES, "raise GTSC_MAX_SOURCES");
@@ -102,16 +106,17 @@ static void set_autoload(struct bpf_object *obj, const char *prog, bool on)
 		bpf_program__set_autoload(p, on);
 }
 
-/* PROG's rescue programs ("<prog>_r", "<prog>_r2"), loaded with it. */
+/* PROG's first LEVELS rescue programs ("<prog>_r", "<prog>_r2"), loaded with it; some have none. */
 static void set_rescue(struct bpf_object *obj, struct gtsc_source_choice *c, const char *prog,
-		       bool on)
+		       int levels)
 {
 	for (int l = 0; l < GTSC_RESCUE_LEVELS; l++) {
 		char name[sizeof(c->rescue[l])];
+		bool on = l < levels;
 
 		snprintf(name, sizeof(name), l ? "%.44s_r%d" : "%.44s_r", prog, l + 1);
 		set_autoload(obj, name, on);
-		if (on)
+		if (on && bpf_object__find_program_by_name(obj, name))
 			memcpy(c->rescue[l], name, sizeof(name));
 	}
 }
@@ -194,7 +199,7 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
 		const struct source_def *d = &defs[i];
 		struct gtsc_source_choice *c = &plan->src[plan->n++];
-		bool rescue;
+		int rescue;
 
 		c->name = d->name;
 		c->mask = d->mask;
@@ -203,13 +208,17 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 			plan_one(c, d, f);
 		set_autoload(obj, d->btf_prog, c->prog && c->prog == d->btf_prog);
 		set_autoload(obj, d->fb_prog, c->prog && c->prog == d->fb_prog);
-		/* Without preemption nothing nests on these hooks: no rescue needed. */
-		rescue = d->rescue && f->has[GTSC_FEAT_BPF_PREEMPTIBLE];
+		/*
+		 * Without preemption only interrupts nest, they reach only kmem
+		 * hooks, and one rescue program takes what they skip (kmem.bpf.c).
+		 */
+		rescue = !d->rescue ? 0 :
+			 f->has[GTSC_FEAT_BPF_PREEMPTIBLE] ? GTSC_RESCUE_LEVELS : d->irq;
 		c->rescue_slot = d->rescue - 1;
 		if (d->rescue && d->btf_prog)
-			set_rescue(obj, c, d->btf_prog, rescue && c->prog && c->prog == d->btf_prog);
+			set_rescue(obj, c, d->btf_prog, c->prog && c->prog == d->btf_prog ? rescue : 0);
 		if (d->rescue && d->fb_prog)
-			set_rescue(obj, c, d->fb_prog, rescue && c->prog && c->prog == d->fb_prog);
+			set_rescue(obj, c, d->fb_prog, c->prog && c->prog == d->fb_prog ? rescue : 0);
 	}
 	plan_funcs(plan, obj, f, mask & GTSC_SRC_FUNCS);
 	plan_events(plan, obj, f, mask & GTSC_SRC_EVENTS);

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# kmem events in interrupt context during syscalls (kmem_irq.c: loopback TCP
+# and file churn on CPU 0, so that NET_RX, timer and RCU softirqs allocate
+# and free there while our kmem programs run there).  The kernel skips an
+# event that nests in the same program on that CPU; the rescue programs
+# (kmem.bpf.c) must take exactly those.  perf records the six kmem
+# tracepoints for the workload's two pids at the same time as
+# `gtsc-bpf record -e kmem -a`; then, per event type, the counts for those
+# pids must be equal, the trailer must count no skipped event, and the
+# kernel must have skipped events of our main programs during the run (or
+# the run proved nothing: retried, up to three runs).  perf losing events
+# or gtsc-bpf dropping some is retried too.
+. "$(dirname "$0")/lib.sh"
+
+T=kmem-irq
+if ! command -v perf > /dev/null 2>&1; then
+	echo "SKIP live/$T: perf not installed (the oracle)"
+	exit 0
+fi
+if ! command -v bpftool > /dev/null 2>&1; then
+	echo "SKIP live/$T: bpftool not installed (reads the kernel's recursion misses)"
+	exit 0
+fi
+
+SECONDS_RUN=2
+EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_alloc mm_page_free"
+
+# kernel_misses PID: recursion misses of PID's main kmem programs (gtsc_*_btf),
+# found by the ids its program and link fds name.
+kernel_misses() {
+	local id sum=0 j m
+	for id in $(cat /proc/$1/fdinfo/* 2> /dev/null | sed -n 's/^prog_id:[[:space:]]*//p' | sort -u); do
+		j=$(bpftool -j prog show id "$id" 2> /dev/null)
+		case $j in
+		*'"name":"gtsc_'*'_btf"'*) ;;
+		*) continue ;;
+		esac
+		m=$(json_field "$j" recursion_misses)
+		sum=$((sum + ${m:-0}))
+	done
+	echo $sum
+}
+
+# one_run DIR: sets pids, grc, kmiss; fails when a tool did not start.
+one_run() {
+	local d=$1 job gpid perf_pid ok=0 ev filter args=() ack=""
+	mkdir -p "$d"
+	mkfifo "$d/go" "$d/ctl" "$d/ack"
+	"$WORKLOADS/kmem_irq" "$d/file" $SECONDS_RUN < "$d/go" > "$d/pids" 2> "$d/werr" &
+	job=$!
+	exec 3> "$d/go"
+	wait_for "$d/pids" "pids=" 5
+	pids=$(sed -n 's/^pids=//p' "$d/pids")
+	filter="common_pid == ${pids%,*} || common_pid == ${pids#*,}"
+	for ev in $EVENTS; do
+		args+=(-e "kmem:$ev" --filter "$filter")
+	done
+	# started disabled, enabled through its control fifo: on once it acks
+	perf record -q -a -m 64M -D -1 --control "fifo:$d/ctl,$d/ack" "${args[@]}" \
+		-o "$d/perf.data" > "$d/perf.out" 2>&1 &
+	perf_pid=$!
+	"$GTSC" record -e kmem -a -o "$d/g.gtsc" 2> "$d/gtsc.err" &
+	gpid=$!
+	if wait_for "$d/gtsc.err" "recording" 10 && echo enable > "$d/ctl" &&
+		read -r -t 10 ack < "$d/ack" && [ "$ack" = ack ]; then
+		ok=1
+		echo g >&3
+		wait $job
+	fi
+	exec 3>&-
+	[ $ok = 1 ] || kill $job 2> /dev/null
+	kmiss=$(kernel_misses $gpid)
+	kill -INT $perf_pid $gpid 2> /dev/null
+	wait $gpid
+	grc=$?
+	wait $perf_pid
+	return $((1 - ok))
+}
+
+# counts DIR: "<type> <perf> <gtsc>" lines for the workload's pids.
+counts() {
+	local d=$1 p1=${pids%,*} p2=${pids#*,} ev
+	perf script -i "$d/perf.data" -F tid,event 2> /dev/null |
+		awk '{ sub(/:$/, "", $2); sub(/^kmem:/, "", $2); n[$2]++ }
+			END { for (e in n) print e, n[e] }' > "$d/perf.counts"
+	"$GTSC" report -i "$d/g.gtsc" --json 2> /dev/null |
+		grep -E "\"tid\":($p1|$p2)," | grep -o '"event":"[a-z_]*"' | cut -d'"' -f4 |
+		sort | uniq -c | awk '{ print $2, $1 }' > "$d/gtsc.counts"
+	for ev in $EVENTS; do
+		echo "$ev $(awk -v e=$ev '$1 == e { print $2 }' "$d/perf.counts") $(awk -v e=$ev '$1 == e { print $2 }' "$d/gtsc.counts")"
+	done
+}
+
+for run in 1 2 3; do
+	d=$TEST_TMP/run$run
+	if ! one_run "$d"; then
+		fail $T/record "a recorder did not start: $(head -c 200 "$d/gtsc.err") $(head -c 200 "$d/perf.out")"
+		exit 0
+	fi
+	counts "$d" > "$d/counts"
+	head=$("$GTSC" report -i "$d/g.gtsc" --json 2> /dev/null | head -1)
+	skipped=$(json_field "$head" recursion_misses)
+	dropped=$(printf '%s\n' "$head" | grep -o '"dropped":[0-9]*' | cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }')
+	lost=$(perf report -i "$d/perf.data" --stats 2> /dev/null |
+		awk 'tolower($1) ~ /lost/ { s += $3 } END { print s + 0 }')
+	echo "# run $run: kernel skipped $kmiss events of the main kmem programs; trailer: $skipped still skipped, $dropped dropped; perf lost $lost; (type perf gtsc) $(tr '\n' ';' < "$d/counts")"
+	[ "${kmiss:-0}" -gt 0 ] && [ "$dropped" = 0 ] && [ "$lost" = 0 ] && break
+done
+check_expr $T/record "gtsc-bpf exited $grc ($(head -c 200 "$d/gtsc.err")), perf.data $(stat -c %s "$d/perf.data" 2> /dev/null) bytes" \
+	'[ "$grc" = 0 ] && [ -s "$d/perf.data" ]'
+check_expr $T/nested "in 3 runs the kernel never skipped an event of our main kmem programs (dropped $dropped, perf lost $lost): nothing was rescued, the run proves nothing" \
+	'[ "${kmiss:-0}" -gt 0 ] && [ "$dropped" = 0 ] && [ "$lost" = 0 ]'
+check_expr $T/workload-seen "perf saw no kmem_cache_free or kfree of the workload: $(tr '\n' ';' < "$d/counts")" \
+	'[ "$(awk '"'"'$1 ~ /free/ { s += $2 } END { print s + 0 }'"'"' "$d/counts")" -gt 1000 ]'
+diffs=$(awk '$2 != $3 { printf "%s perf %s gtsc %s; ", $1, $2, $3 }' "$d/counts")
+check $T/counts "per type, for the workload's pids: $diffs" [ -z "$diffs" ]
+check $T/none-skipped "the trailer counts ${skipped:-?} events skipped and not rescued (the kernel skipped $kmiss)" \
+	[ "${skipped:-x}" = 0 ]
