@@ -72,12 +72,6 @@ wait_for() {
 	return 1
 }
 
-# storm_record TEST TRACE WORKLOAD [ARGS...]: WORKLOAD prints its pid and
-# blocks in read(0); it is recorded with -p (syscalls only, 4 KiB rings, at
-# most 4 s) into TRACE, then released.  Sets spid.  Fails, after a FAIL
-# line, when the recorder did not start; stderr stays in $TEST_TMP/err.
-# STORM_ARGS: more record options (word-split); STORM_HOOK: a command run
-# with the recorder's pid once the storm is released (to stop the recorder).
 # stop_after_workload RPID: the workload has exited; stop its recorder now.
 # A fixed -d window ends a recording before the workload under a loaded
 # TCG guest (4 s cut 7.3.4's hybrid storm short by 13,343 events, counted
@@ -87,6 +81,15 @@ stop_after_workload() {
 	kill -INT "$1" 2> /dev/null
 }
 
+# storm_record TEST TRACE WORKLOAD [ARGS...]: WORKLOAD prints its pid and
+# blocks in read(0); it is recorded with -p (syscalls only, 4 KiB rings,
+# until it exits) into TRACE, then released.  Sets spid.  Fails, after a FAIL
+# line, when the recorder did not start; stderr stays in $TEST_TMP/err.
+# STORM_ARGS: more record options (word-split); STORM_HOOK: a command run
+# with the recorder's pid once the storm is released (to stop the recorder);
+# STORM_LINGER: seconds the recorder keeps draining in its own rounds after
+# the storm has exited, before SIGINT (whose last drain writes the rest at
+# once).
 storm_record() {
 	local test=$1 trace=$2 rpid
 	shift 2
@@ -111,6 +114,7 @@ storm_record() {
 	rm -f "$TEST_TMP/go"
 	${STORM_HOOK:-:} $rpid
 	wait $spid
+	sleep "${STORM_LINGER:-0}"
 	stop_after_workload $rpid
 	wait $rpid
 	rc=$?

@@ -118,7 +118,10 @@ check streams/rotate-equals-unrotated "the storm has $u events unrotated, $b in 
 # --max-files: the newest N stay, the storm's end among them, the older removed
 # (lz4: a file is checked as its chunks reach the disk, a chunk per drain
 # round; zstd's wait up to half a second and the storm may be over by then)
-STORM_ARGS="--channel syscalls:size=64M --compress=lz4 --switch-output=16K --max-files 2" \
+# The recorder drains for 2 s after the storm, in rounds that each end a
+# chunk and so may switch files; the last drain at SIGINT writes the rest at
+# once, which would leave only 2 files when stopped right away.
+STORM_LINGER=2 STORM_ARGS="--channel syscalls:size=64M --compress=lz4 --switch-output=16K --max-files 2" \
 	storm_record streams/max-files "$T/m.gtsc" "$WORKLOADS/storm" $N || exit 0
 km=$(ls "$T"/m.gtsc.* | wc -l)
 removed=$(sed -n 's/.*(\([0-9]*\) older removed.*/\1/p' "$T/err")
