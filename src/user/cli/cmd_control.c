@@ -14,7 +14,13 @@
 #include <gtsc/gtsc.h>
 #include "cli.h"
 
-#define KILL_WAIT_MS 10000
+/*
+ * How long `kill` waits for the recorder to finish its file.  Detaching is
+ * the slow part: one tracepoint unregister and RCU grace period per link,
+ * and the kmem rescue programs add 12 links where programs are
+ * preemptible; 10 s was not enough on 6.12-rt under qemu TCG at load 15.
+ */
+#define KILL_WAIT_MS 30000
 
 /*
  * A request line.  One that does not fit stays cut at the buffer's end,
