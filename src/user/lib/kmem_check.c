@@ -124,6 +124,17 @@ static __u16 expected_size(const struct gtsc_rec_hdr *h, const char *rec)
 		/* ABI 1.0's, before stack_id, or today's */
 		return h->size == trace_rec_min_sizes[h->type] ? h->size
 							       : sizeof(struct gtsc_rec_kmem_alloc);
+	/*
+	 * Variable-sized like sys_enter: without these two, every record of
+	 * a printf or -e GROUP:NAME recording was a finding (gtsc.bpf.h's
+	 * gtsc_printf, tracepoint.bpf.c's 8-aligned entry).
+	 */
+	case GTSC_REC_PRINTF:
+		memcpy(&payload, rec + offsetof(struct gtsc_rec_printf, nr_args), 2);
+		return sizeof(struct gtsc_rec_printf) + payload * sizeof(__u64);
+	case GTSC_REC_TRACEPOINT:
+		memcpy(&payload, rec + offsetof(struct gtsc_rec_tracepoint, data_len), 2);
+		return (sizeof(struct gtsc_rec_tracepoint) + payload + 7) & ~7u;
 	default:
 		return trace_rec_min_sizes[h->type];
 	}
