@@ -404,7 +404,7 @@ static bool declares(const char *fmt, size_t len, const char *name, size_t n)
 		if (e > p && e[-1] == ']') /* "char prev_comm[16]", not "__data_loc char[] name" */
 			e = memrchr(p, '[', e - p) ?: e;
 		if ((size_t)(e - p) >= n && !memcmp(e - n, name, n) &&
-		    ((size_t)(e - p) == n || !ident_char(e[-n - 1])))
+		    ((size_t)(e - p) == n || !ident_char(*(e - n - 1))))
 			return true;
 		p = semi;
 	}
