@@ -602,6 +602,10 @@ static void cx_expr(struct cx *c)
 		for (i = 0; i < sizeof(ops) / sizeof(ops[0]) && !cx_eat(c, ops[i]); i++)
 			;
 		if (i < sizeof(ops) / sizeof(ops[0])) {
+			/* libtraceevent folds "0x10 % 0" as it parses: SIGFPE */
+			if (i >= 16 && (cx_peek(c, "(") || (isdigit((unsigned char)*c->p) &&
+							    !strtoull(c->p, NULL, 0))))
+				c->bad = true;
 			cx_operand(c);
 		} else if (cx_eat(c, "?")) {
 			cx_expr(c);
