@@ -30,9 +30,12 @@ enum fuzz_opt {
 	FUZZ_CONVERT = 1 << 7,	 /* convert's writers instead of check */
 };
 
+struct fuzz_codecs;
+
 struct fuzz_buf {
 	uint8_t *data;
 	size_t len, cap;
+	struct fuzz_codecs *codecs; /* fuzz_frame's compressors, kept from input to input */
 };
 
 /* The file the reader sees for input IN (option byte included). 0 or -errno. */

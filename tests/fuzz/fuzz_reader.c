@@ -7,6 +7,7 @@
  *   fuzz_reader                       read inputs (AFL++, or stdin once)
  * FUZZ_CTF_DIR: a directory (tmpfs) for the CTF writer; unset: no CTF
  *   fuzz_reader FILE...               replay inputs, e.g. a crash
+ *   fuzz_reader --loop N FILE...      replay each input N times; executions/s (profiling)
  *   fuzz_reader --unpack OPTS IN OUT  a seed: trace IN with its chunks decompressed
  *   fuzz_reader --frame IN OUT        the trace file input IN stands for (to debug with)
  */
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -66,11 +68,44 @@ out:
 	return err ? 1 : 0;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Each of FILES replayed LOOPS times, as AFL++'s persistent loop would; the speed on stderr. */
+static int replay(char **files, int nr, long loops, const struct fuzz_io *io,
+		  struct fuzz_buf *scratch)
+{
+	struct fuzz_buf in = { 0 };
+	double t0 = now();
+	long runs = 0;
+	int err = 0;
+
+	for (int i = 0; i < nr && !err; i++) {
+		err = fuzz_slurp(files[i], &in);
+		for (long k = 0; k < loops && !err; k++, runs++)
+			err = fuzz_one(in.data, in.len, io, scratch);
+		if (err)
+			fprintf(stderr, "fuzz_reader: cannot replay %s: %s\n", files[i], strerror(-err));
+	}
+	if (loops > 1)
+		fprintf(stderr, "fuzz_reader: %ld executions in %.2f s: %.0f/s\n", runs, now() - t0,
+			runs / (now() - t0));
+	fuzz_buf_free(&in);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
-	struct fuzz_buf scratch = { 0 }, in = { 0 };
+	struct fuzz_buf scratch = { 0 };
 	struct fuzz_io io = { .ctf_dir = getenv("FUZZ_CTF_DIR") };
 	unsigned char *buf;
+	long loops = 1;
+	int first = 1;
 	int err = 0;
 
 	if (argc == 5 && !strcmp(argv[1], "--unpack"))
@@ -83,20 +118,18 @@ int main(int argc, char **argv)
 		perror("fuzz_reader");
 		return 1;
 	}
-	for (int i = 1; i < argc && !err; i++) {
-		err = fuzz_slurp(argv[i], &in);
-		if (!err)
-			err = fuzz_one(in.data, in.len, &io, &scratch);
-		if (err)
-			fprintf(stderr, "fuzz_reader: cannot replay %s: %s\n", argv[i], strerror(-err));
+	if (argc > 3 && !strcmp(argv[1], "--loop")) {
+		loops = strtol(argv[2], NULL, 0);
+		first = 3;
 	}
-	if (argc == 1) {
+	if (argc > first)
+		err = replay(argv + first, argc - first, loops, &io, &scratch);
+	else {
 		__AFL_INIT();
 		buf = __AFL_FUZZ_TESTCASE_BUF;
 		while (__AFL_LOOP(100000))
 			fuzz_one(buf, (size_t)__AFL_FUZZ_TESTCASE_LEN, &io, &scratch);
 	}
-	fuzz_buf_free(&in);
 	fuzz_buf_free(&scratch);
 	fclose(io.sink);
 	close(io.fd);

@@ -55,9 +55,56 @@ static int buf_put(struct fuzz_buf *b, const void *p, size_t n)
 	return 0;
 }
 
+/*
+ * What fuzz_frame compresses with, made once: a fresh column coder, zstd
+ * context and zlib stream per chunk cost more than the chunk's parsing.
+ */
+struct fuzz_codecs {
+	struct col_coder *cols;
+	uint8_t *colbuf;
+	size_t colbuf_cap;
+	ZSTD_CCtx *zstd;
+	z_stream zs;
+	bool zs_ok;
+};
+
+static void codecs_free(struct fuzz_codecs *c)
+{
+	if (!c)
+		return;
+	col_coder__free(c->cols);
+	free(c->colbuf);
+	ZSTD_freeCCtx(c->zstd);
+	if (c->zs_ok)
+		deflateEnd(&c->zs);
+	free(c);
+}
+
+static struct fuzz_codecs *codecs_of(struct fuzz_buf *b)
+{
+	struct fuzz_codecs *c = b->codecs;
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->cols = col_coder__new();
+	c->zstd = ZSTD_createCCtx();
+	/* compress2()'s stream: level 1, the default window and memory */
+	c->zs_ok = deflateInit(&c->zs, 1) == Z_OK;
+	if (!c->cols || !c->zstd || !c->zs_ok) {
+		codecs_free(c);
+		return NULL;
+	}
+	b->codecs = c;
+	return c;
+}
+
 void fuzz_buf_free(struct fuzz_buf *b)
 {
 	free(b->data);
+	codecs_free(b->codecs);
 	*b = (struct fuzz_buf){ 0 };
 }
 
@@ -106,46 +153,59 @@ static bool whole_records(const uint8_t *raw, size_t n)
 }
 
 /* A zstd frame of RAW into OUT (BOUND bytes), its columns if H says so and RAW allows. */
-static long put_zstd(struct gtsc_chunk_hdr *h, const uint8_t *raw, size_t n, uint8_t *out,
-		     size_t bound)
+static long put_zstd(struct fuzz_codecs *c, struct gtsc_chunk_hdr *h, const uint8_t *raw,
+		     size_t n, uint8_t *out, size_t bound)
 {
-	struct col_coder *c = NULL;
-	uint8_t *cols = NULL;
 	size_t len;
 
 	if (h->flags & GTSC_CHUNK_COLS) {
-		c = whole_records(raw, n) ? col_coder__new() : NULL;
-		cols = c ? malloc(col_encode_bound(n)) : NULL;
-		if (cols) {
-			n = col_coder__encode(c, raw, n, cols);
-			raw = cols;
+		len = col_encode_bound(n);
+		if (whole_records(raw, n) && len > c->colbuf_cap) {
+			free(c->colbuf);
+			c->colbuf = malloc(len);
+			c->colbuf_cap = c->colbuf ? len : 0;
+		}
+		if (whole_records(raw, n) && c->colbuf) {
+			n = col_coder__encode(c->cols, raw, n, c->colbuf);
+			raw = c->colbuf;
 		} else {
 			h->flags &= ~GTSC_CHUNK_COLS;
 		}
 	}
-	len = ZSTD_compress(out, bound, raw, n, 1);
-	free(cols);
-	col_coder__free(c);
+	len = ZSTD_compressCCtx(c->zstd, out, bound, raw, n, 1);
 	return ZSTD_isError(len) ? -1 : (long)len;
+}
+
+/* RAW deflated into OUT (BOUND bytes), as compress2(level 1) would. */
+static long put_zlib(struct fuzz_codecs *c, const uint8_t *raw, size_t n, uint8_t *out,
+		     size_t bound)
+{
+	if (deflateReset(&c->zs) != Z_OK)
+		return -1;
+	c->zs.next_in = (Bytef *)raw;
+	c->zs.avail_in = (uInt)n;
+	c->zs.next_out = out;
+	c->zs.avail_out = (uInt)bound;
+	return deflate(&c->zs, Z_FINISH) == Z_STREAM_END ? (long)c->zs.total_out : -1;
 }
 
 /* Payload RAW (N bytes) stored as chunk H's codec says; fills H's len and raw_len. */
 static int put_payload(struct fuzz_buf *out, struct gtsc_chunk_hdr *h, const uint8_t *raw,
 		       size_t n)
 {
+	struct fuzz_codecs *c = codecs_of(out);
 	size_t hpos = out->len;
 	/* above LZ4's, zlib's and zstd's bounds, and the columns' */
 	size_t bound = ZSTD_compressBound(col_encode_bound(n)) + n / 255 + 64;
-	uLongf zlen = bound;
 	long len;
 
-	if (buf_put(out, h, CHUNK_SZ) || buf_room(out, bound))
+	if (!c || buf_put(out, h, CHUNK_SZ) || buf_room(out, bound))
 		return -ENOMEM;
 	h->raw_len = (__u32)n;
 	if (h->flags & GTSC_CHUNK_ZSTD) {
-		len = put_zstd(h, raw, n, out->data + out->len, bound);
+		len = put_zstd(c, h, raw, n, out->data + out->len, bound);
 	} else if (h->flags & GTSC_CHUNK_ZLIB) {
-		len = compress2(out->data + out->len, &zlen, raw, n, 1) == Z_OK ? (long)zlen : -1;
+		len = put_zlib(c, raw, n, out->data + out->len, bound);
 	} else if (h->flags & GTSC_CHUNK_LZ4) {
 		len = LZ4_compress_default((const char *)raw, (char *)out->data + out->len, (int)n,
 					   (int)bound);

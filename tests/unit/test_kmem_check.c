@@ -4,7 +4,7 @@
  * out-of-order record, a flipped byte (bad CRC), a cut file, drop records
  * that disagree with the trailer, a trailer that counts more than the file
  * holds, a record of an unknown type or an impossible size are each found,
- * exactly once.  Drops are warnings; an interrupt's nesting, a flight
+ * exactly once; printf and tracepoint records of their own sizes are sound.  Drops are warnings; an interrupt's nesting, a flight
  * channel's overwritten records, the channels a snapshot leaves out and kmem
  * records that do not pair up are notes, not findings.
  */
@@ -277,6 +277,44 @@ static void test_unknown_and_bad_size(struct test_ctx *t)
 	kmem_check__free(&k);
 }
 
+/*
+ * printf and tracepoint records are as long as their arguments and raw
+ * entry say: each is sound at that size (a tracepoint's rounded up to 8),
+ * and a finding at any other.
+ */
+static void test_variable_sizes(struct test_ctx *t)
+{
+	struct {
+		struct gtsc_rec_printf p;
+		__u64 args[2];
+	} pr = { .p.nr_args = 2, .args = { 1, 2 } };
+	struct {
+		struct gtsc_rec_tracepoint tp;
+		__u8 data[24];
+	} tp = { .tp.event_id = 300, .tp.data_len = 13 };
+	struct ktrace kt;
+	struct kmem_check k;
+
+	kt_open(&kt, "varsize", NULL);
+	clean_records(&kt, 20);
+	kt_hdr(&kt, &pr.p.hdr, GTSC_REC_PRINTF, sizeof(pr), 0, 100);
+	kt_add(&kt, &pr.p.hdr);
+	kt_hdr(&kt, &tp.tp.hdr, GTSC_REC_TRACEPOINT, 48, 1, 100);
+	kt_add(&kt, &tp.tp.hdr);
+	close_and_check(t, &kt, &k);
+	CHECK(t, k.s.nr_findings == 0 && k.s.bad_sizes == 0, "%d findings: %s", k.s.nr_findings,
+	      k.findings.buf);
+	kmem_check__free(&k);
+
+	kt_open(&kt, "varsize_bad", NULL);
+	clean_records(&kt, 20);
+	kt_hdr(&kt, &tp.tp.hdr, GTSC_REC_TRACEPOINT, sizeof(tp), 1, 100);
+	kt_add(&kt, &tp.tp.hdr);
+	close_and_check(t, &kt, &k);
+	one_finding(t, &k, "type 10 of 56 bytes, where 48 are expected");
+	kmem_check__free(&k);
+}
+
 /* kmem consistency: each planted error is one note with its count, and why it proves nothing. */
 static void test_kmem_errors(struct test_ctx *t)
 {
@@ -438,6 +476,7 @@ static const struct test_case cases[] = {
 	{ "drops", test_drops },
 	{ "records_lost", test_records_lost },
 	{ "unknown_and_bad_size", test_unknown_and_bad_size },
+	{ "variable_sizes", test_variable_sizes },
 	{ "kmem_errors", test_kmem_errors },
 	{ "not_a_trace", test_not_a_trace },
 	{ "public_check", test_public_check },

@@ -63,6 +63,7 @@ struct ctf_writer {
 	char chan_name[MAX_CHANS][32];
 	unsigned int chan_of_type[GTSC_REC_TYPE_MAX];
 	struct ctf_stream **streams; /* [chan * MAX_CPUS + cpu], made when first used */
+	unsigned int nr_cpus;	     /* the highest CPU with a stream, plus one: what is walked */
 	__u8 uuid[16];
 	__u64 events, discarded;
 	char text[32]; /* an argument's pointer when its path was not captured */
@@ -138,11 +139,15 @@ void ctf_writer__free(struct ctf_writer *w)
 {
 	if (!w)
 		return;
-	for (size_t i = 0; w->streams && i < (size_t)MAX_CHANS * MAX_CPUS; i++) {
-		for (struct ctf_stream *s = w->streams[i], *next; s; s = next) {
-			next = s->next_lane;
-			free(s->buf);
-			free(s);
+	for (unsigned int chan = 0; w->streams && chan < MAX_CHANS; chan++) {
+		for (unsigned int cpu = 0; cpu < w->nr_cpus; cpu++) {
+			struct ctf_stream *s = w->streams[(size_t)chan * MAX_CPUS + cpu], *next;
+
+			for (; s; s = next) {
+				next = s->next_lane;
+				free(s->buf);
+				free(s);
+			}
 		}
 	}
 	free(w->streams);
@@ -169,6 +174,8 @@ static struct ctf_stream *stream_of(struct ctf_writer *w, unsigned int chan, __u
 		if (*sp) {
 			(*sp)->chan = chan;
 			(*sp)->cpu = cpu;
+			if (cpu >= w->nr_cpus)
+				w->nr_cpus = cpu + 1u;
 		}
 	}
 	return *sp;
@@ -642,9 +649,12 @@ int ctf_writer__finish(struct ctf_writer *w)
 	int err = 0, fd;
 	FILE *f;
 
-	for (size_t i = 0; i < (size_t)MAX_CHANS * MAX_CPUS && !err; i++)
-		for (struct ctf_stream *s = w->streams[i]; s && !err; s = s->next_lane)
-			err = flush(w, s);
+	/* up to nr_cpus: the 1 MiB of slots is mostly NULLs never touched */
+	for (unsigned int chan = 0; chan < MAX_CHANS && !err; chan++)
+		for (unsigned int cpu = 0; cpu < w->nr_cpus && !err; cpu++)
+			for (struct ctf_stream *s = w->streams[(size_t)chan * MAX_CPUS + cpu]; s && !err;
+			     s = s->next_lane)
+				err = flush(w, s);
 	if (err)
 		return err;
 	fd = openat(w->dirfd, "metadata", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,

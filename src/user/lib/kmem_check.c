@@ -39,6 +39,7 @@ struct pass1 {
 	bool newer_abi; /* the recorder's record ABI is newer than ours */
 	bool preemptible; /* recorded on PREEMPT_RT: programs run preemptible */
 	struct order_state (*order)[MAX_CPUS];
+	unsigned int nr_cpus; /* the highest CPU in order, plus one: what report_order walks */
 	__u64 in_file[S_MAX];		  /* records the kernel wrote, by channel */
 	__u64 drop_records[MAX_CHANNELS]; /* DROPS counts by channel id */
 	__u64 first_unknown_type, first_unknown_size;
@@ -124,6 +125,17 @@ static __u16 expected_size(const struct gtsc_rec_hdr *h, const char *rec)
 		/* ABI 1.0's, before stack_id, or today's */
 		return h->size == trace_rec_min_sizes[h->type] ? h->size
 							       : sizeof(struct gtsc_rec_kmem_alloc);
+	/*
+	 * Variable-sized like sys_enter: without these two, every record of
+	 * a printf or -e GROUP:NAME recording was a finding (gtsc.bpf.h's
+	 * gtsc_printf, tracepoint.bpf.c's 8-aligned entry).
+	 */
+	case GTSC_REC_PRINTF:
+		memcpy(&payload, rec + offsetof(struct gtsc_rec_printf, nr_args), 2);
+		return sizeof(struct gtsc_rec_printf) + payload * sizeof(__u64);
+	case GTSC_REC_TRACEPOINT:
+		memcpy(&payload, rec + offsetof(struct gtsc_rec_tracepoint, data_len), 2);
+		return (sizeof(struct gtsc_rec_tracepoint) + payload + 7) & ~7u;
 	default:
 		return trace_rec_min_sizes[h->type];
 	}
@@ -234,13 +246,15 @@ static void check_record(struct pass1 *p, const struct gtsc_rec_hdr *rec)
 	if (from_userspace(&h, raw))
 		return;
 	p->in_file[stream_of(h.type)]++;
+	if (h.cpu >= p->nr_cpus)
+		p->nr_cpus = h.cpu + 1u;
 	check_order(p, &h);
 }
 
 static void report_order(struct pass1 *p)
 {
 	for (int s = 0; s < S_MAX; s++) {
-		for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		for (int cpu = 0; cpu < (int)p->nr_cpus; cpu++) {
 			const struct order_state *o = &p->order[s][cpu];
 
 			if (o->preempted)

@@ -21,9 +21,13 @@ static void skip_space(struct cexpr *e)
 
 static bool eat(struct cexpr *e, const char *tok)
 {
-	size_t n = strlen(tok);
+	size_t n;
 
 	skip_space(e);
+	/* most tries fail on the first character: a format's GFP list is tried thousands of times */
+	if (e->p == e->end || *e->p != tok[0])
+		return false;
+	n = strlen(tok);
 	if ((size_t)(e->end - e->p) < n || memcmp(e->p, tok, n))
 		return false;
 	e->p += n;

@@ -4,6 +4,7 @@
  * trace's TRACEPOINTS chunk parsed by libtraceevent once per reader, a
  * class per event built when its first record is printed.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,6 +383,330 @@ out:
 
 /* ---- the formats ---- */
 
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Whether a "field:" line of FMT (LEN bytes) declares NAME (N bytes): "field:TYPE NAME[..];". */
+static bool declares(const char *fmt, size_t len, const char *name, size_t n)
+{
+	const char *end = fmt + len, *p = fmt, *semi, *e;
+
+	while ((p = memmem(p, end - p, "field:", 6))) {
+		p += 6;
+		semi = memchr(p, ';', end - p);
+		if (!semi)
+			return false;
+		e = semi;
+		while (e > p && isspace((unsigned char)e[-1]))
+			e--;
+		if (e > p && e[-1] == ']') /* "char prev_comm[16]", not "__data_loc char[] name" */
+			e = memrchr(p, '[', e - p) ?: e;
+		if ((size_t)(e - p) >= n && !memcmp(e - n, name, n) &&
+		    ((size_t)(e - p) == n || !ident_char(*(e - n - 1))))
+			return true;
+		p = semi;
+	}
+	return false;
+}
+
+/*
+ * A check that a print fmt's arguments are the C expressions kernels
+ * write (libtraceevent 1.7.1 reads through NULL pointers on some that are
+ * not: a stray character, an operand missing, "x->y" on anything but REC).
+ * Tokens: identifiers, numbers, strings (they may hold line breaks, as
+ * ext4's do) and C's operators; a cast is a parenthesised list of type
+ * words; {...} is __print_flags' and __print_symbolic's table.
+ */
+struct cx {
+	const char *p, *end;
+	int depth;
+	bool bad;
+};
+
+static void cx_space(struct cx *c)
+{
+	while (c->p < c->end && isspace((unsigned char)*c->p))
+		c->p++;
+}
+
+static bool cx_peek(struct cx *c, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	cx_space(c);
+	return (size_t)(c->end - c->p) >= n && !memcmp(c->p, tok, n);
+}
+
+static bool cx_eat(struct cx *c, const char *tok)
+{
+	if (!cx_peek(c, tok))
+		return false;
+	c->p += strlen(tok);
+	return true;
+}
+
+static size_t cx_ident(struct cx *c)
+{
+	size_t n = 0;
+
+	cx_space(c);
+	if (c->p < c->end && (isalpha((unsigned char)*c->p) || *c->p == '_'))
+		while (c->p + n < c->end && ident_char(c->p[n]))
+			n++;
+	return n;
+}
+
+static void cx_expr(struct cx *c);
+
+/* A string or character literal at c->p. */
+static void cx_quoted(struct cx *c)
+{
+	char q = *c->p;
+
+	for (c->p++; c->p < c->end && *c->p != q; c->p += *c->p == '\\' ? 2 : 1)
+		;
+	c->bad |= c->p >= c->end;
+	c->p = c->p < c->end ? c->p + 1 : c->end;
+}
+
+/* "({ ... })": skipped to its end, brackets balanced and literals closed. */
+static void cx_statements(struct cx *c)
+{
+	int depth = 0;
+
+	do {
+		if (*c->p == '"' || *c->p == '\'') {
+			cx_quoted(c);
+			continue;
+		}
+		depth += strchr("([{", *c->p) ? 1 : strchr(")]}", *c->p) ? -1 : 0;
+		c->bad |= !*c->p || depth < 0;
+		c->p++;
+	} while (!c->bad && depth && c->p < c->end);
+	c->bad |= depth != 0;
+}
+
+/* EXPR [, EXPR]... up to CLOSE (a trailing comma allowed in {...}). */
+static void cx_list(struct cx *c, const char *close)
+{
+	if (++c->depth > 64) {
+		c->bad = true;
+		return;
+	}
+	while (!c->bad && !cx_eat(c, close)) {
+		cx_expr(c);
+		if (!cx_eat(c, ",") && !cx_peek(c, close))
+			c->bad = true;
+	}
+	c->depth--;
+}
+
+/* "( type words [*...] )", or nothing read. */
+static bool cx_type(struct cx *c)
+{
+	const char *save = c->p;
+	size_t n, words = 0;
+
+	if (!cx_eat(c, "("))
+		return false;
+	while ((n = cx_ident(c)) && !(n == 3 && !memcmp(c->p, "REC", 3))) {
+		c->p += n;
+		words++;
+	}
+	while (cx_eat(c, "*"))
+		;
+	if (words && cx_eat(c, ")"))
+		return true;
+	c->p = save;
+	return false;
+}
+
+/* A type followed by an operand: a cast. */
+static bool cx_cast(struct cx *c)
+{
+	const char *save = c->p;
+
+	if (cx_type(c)) {
+		cx_space(c);
+		if (c->p < c->end && *c->p && (ident_char(*c->p) || strchr("(\"'-~!*&+", *c->p)))
+			return true;
+	}
+	c->p = save;
+	return false;
+}
+
+static void cx_operand(struct cx *c)
+{
+	size_t n = 0;
+
+	cx_space(c);
+	if (c->bad || c->p == c->end || ++c->depth > 64) {
+		c->bad = true;
+		return;
+	}
+	if (strchr("-~!*&+", *c->p)) {
+		c->p++;
+		cx_operand(c);
+	} else if (cx_cast(c)) {
+		cx_operand(c);
+	} else if (cx_eat(c, "(REC)")) {
+		c->bad |= !(cx_eat(c, "->") && (n = cx_ident(c))); /* ftrace's func_repeats */
+		c->p += n;
+	} else if (cx_peek(c, "({")) {
+		cx_statements(c); /* dma's min(), kvmmmu's printers: as libtraceevent always had them */
+	} else if (cx_eat(c, "(")) {
+		cx_expr(c);
+		c->bad |= !cx_eat(c, ")");
+	} else if (cx_eat(c, "{")) {
+		cx_list(c, "}");
+	} else if (*c->p == '"') {
+		while (!c->bad && cx_peek(c, "\""))
+			cx_quoted(c);
+	} else if (*c->p == '\'') {
+		cx_quoted(c); /* tcp's flags: REC->syn ? 'S' : ' ' */
+	} else if (isdigit((unsigned char)*c->p)) {
+		while (c->p < c->end && ident_char(*c->p))
+			c->p++;
+	} else if ((n = cx_ident(c))) {
+		bool rec = n == 3 && !memcmp(c->p, "REC", 3);
+		bool sizeof_ = n == 6 && !memcmp(c->p, "sizeof", 6);
+
+		c->p += n;
+		if (rec && !(cx_eat(c, "->") && (n = cx_ident(c))))
+			c->bad = true;
+		c->p += rec ? n : 0;
+		/* "sizeof(unsigned int)": a type, or an expression */
+		if (!rec && !(sizeof_ && cx_type(c)) && cx_eat(c, "("))
+			cx_list(c, ")");
+	} else {
+		c->bad = true;
+	}
+	while (!c->bad && cx_eat(c, "[")) {
+		cx_expr(c);
+		c->bad |= !cx_eat(c, "]");
+	}
+	c->depth--;
+}
+
+static void cx_expr(struct cx *c)
+{
+	static const char *const ops[] = { "||", "&&", "==", "!=", "<=", ">=", "<<", ">>",
+					   "|",	 "^",  "&",  "<",  ">",	 "+",  "-",  "*",
+					   "/",	 "%" };
+	size_t i;
+
+	cx_operand(c);
+	while (!c->bad) {
+		for (i = 0; i < sizeof(ops) / sizeof(ops[0]) && !cx_eat(c, ops[i]); i++)
+			;
+		if (i < sizeof(ops) / sizeof(ops[0])) {
+			/* libtraceevent folds "0x10 % 0" as it parses: SIGFPE */
+			if (i >= 16 && (cx_peek(c, "(") || (isdigit((unsigned char)*c->p) &&
+							    !strtoull(c->p, NULL, 0))))
+				c->bad = true;
+			cx_operand(c);
+		} else if (cx_eat(c, "?")) {
+			cx_expr(c);
+			c->bad |= !cx_eat(c, ":");
+			cx_expr(c);
+		} else {
+			return;
+		}
+	}
+}
+
+/* Whether print fmt P..END (after "print fmt:") is a string and such arguments. */
+static bool plain_c(const char *p, const char *end)
+{
+	struct cx c = { .p = p, .end = end };
+
+	cx_space(&c);
+	if (!cx_peek(&c, "\""))
+		return false;
+	cx_operand(&c);
+	while (!c.bad && cx_eat(&c, ","))
+		cx_expr(&c);
+	cx_space(&c);
+	return !c.bad && c.p == c.end;
+}
+
+/* N digits at *P, then SEP. */
+static bool number_then(const char **p, const char *end, const char *sep)
+{
+	const char *q = *p;
+	size_t n = strlen(sep);
+
+	while (q < end && isdigit((unsigned char)*q))
+		q++;
+	if (q == *p || (size_t)(end - q) < n || memcmp(q, sep, n))
+		return false;
+	*p = q + n;
+	return true;
+}
+
+/*
+ * Whether the lines of P..END are tracefs' "name:", "ID:", "format:" and
+ * "\tfield:DECL;\toffset:N;\tsize:N;\tsigned:N;" lines (DECL C words,
+ * '*' and one [N]): libtraceevent 1.7.1 reads through a NULL pointer on
+ * some field lines that are not ("char comm['6]").
+ */
+static bool fields_sound(const char *p, const char *end)
+{
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p) ?: end, *q;
+		int depth = 0;
+
+		if (nl - p > 6 && !memcmp(p, "\tfield:", 7)) {
+			for (q = p + 7; q < nl && *q != ';' && depth >= 0 && depth <= 1; q++) {
+				depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
+				if (!ident_char(*q) && (!*q || !strchr(" *[]", *q)))
+					return false;
+			}
+			q += q < nl;
+			if (depth || q[-1] != ';' || (size_t)(nl - q) < 8 || memcmp(q, "\toffset:", 8))
+				return false;
+			q += 8;
+			if (!number_then(&q, nl, ";\tsize:") || !number_then(&q, nl, ";\tsigned:") ||
+			    !number_then(&q, nl, ";") || q != nl)
+				return false;
+		} else {
+			for (q = p; q < nl; q++)
+				if (!isprint((unsigned char)*q))
+					return false;
+		}
+		p = nl + 1;
+	}
+	return true;
+}
+
+/*
+ * The bytes of format P (LEN) to hand libtraceevent: none when its field
+ * lines are not tracefs', only those before its print fmt when that is not
+ * plain C or names a field the format does not declare, else all.
+ * libtraceevent 1.7.1 reads through NULL pointers on such formats (found by
+ * tests/fuzz); an event without its print fmt prints its fields raw, one
+ * without a format prints as tracepoint_ID.
+ */
+static size_t parsable_len(const char *p, size_t len)
+{
+	const char *end = p + len, *fmt = memmem(p, len, "\nprint fmt:", 11), *r;
+	size_t n;
+
+	if (!fields_sound(p, fmt ?: end))
+		return 0;
+	if (fmt && !plain_c(fmt + 11, end))
+		return fmt - p + 1;
+	for (r = fmt; r && (r = memmem(r, end - r, "REC->", 5)); r += 5 + n) {
+		for (n = 0; r + 5 + n < end && ident_char(r[5 + n]); n++)
+			;
+		if (!declares(p, fmt - p, r + 5, n))
+			return fmt - p + 1;
+	}
+	return len;
+}
+
 /* "head LEN\n<LEN bytes>\n" sections of the TRACEPOINTS chunk (file.h). */
 static int parse_sections(struct tep_handle *tep, const char *p, const char *end)
 {
@@ -412,7 +737,10 @@ static int parse_sections(struct tep_handle *tep, const char *p, const char *end
 			free(copy);
 		} else if (sscanf(head, "event %127s", group) == 1) {
 			/* a print fmt it cannot parse keeps the event: its fields print raw */
-			tep_parse_event(tep, p, len, group);
+			size_t n = parsable_len(p, len);
+
+			if (n)
+				tep_parse_event(tep, p, n, group);
 		}
 		p += len + 1;
 	}
