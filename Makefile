@@ -13,6 +13,7 @@ endif
 CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= cc
+OBJCOPY ?= objcopy
 CFLAGS ?= -g -O2
 WARN := -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 # libtraceevent parses tracefs formats and print fmts (-e GROUP:NAME), as in perf and trace-cmd.
@@ -55,6 +56,7 @@ LIVE_SRCS := $(sort $(wildcard tests/live/*.c))
 LIVE_BINS := $(patsubst tests/live/%.c,$(OUTPUT)/tests/live/%,$(LIVE_SRCS))
 SKEL := $(OUTPUT)/gtsc.skel.h
 LIBGTSC := $(OUTPUT)/libgtsc.a
+LIBGTSC_INT := $(OUTPUT)/libgtsc-internal.a
 
 ifeq ($(V),1)
 	Q =
@@ -116,7 +118,21 @@ $(OUTPUT)/cli/%.o: src/user/cli/%.c $(wildcard src/user/cli/*.h) $(wildcard incl
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Iinclude -Isrc/user/cli -c $< -o $@
 
-$(LIBGTSC): $(LIB_OBJS)
+# libgtsc.a holds one object: the library linked by `ld -r`, then every
+# symbol of hidden visibility (all but GTSC_API's) made local, so a static
+# embedder sees the API alone, as libgtsc.so's users do, and its own symbols
+# cannot collide with the library's internals (test_library.sh checks both
+# export lists against libgtsc.map).  The unit tests and the fuzzer call
+# internals: they link libgtsc-internal.a, the objects as they are.
+$(OUTPUT)/libgtsc.o: $(LIB_OBJS)
+	$(call msg,LD-R,$@)
+	$(Q)$(LD) -r -o $@ $^ && $(OBJCOPY) --localize-hidden $@
+
+$(LIBGTSC): $(OUTPUT)/libgtsc.o
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBGTSC_INT): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -191,10 +207,10 @@ examples:
 
 # Unit tests: no root, no kernel; each prints PASS/FAIL lines (tests/unit/harness.h).
 # A test of CLI code names the CLI objects it links below.
-$(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC) | $(OUTPUT)/tests/unit
+$(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC_INT) | $(OUTPUT)/tests/unit
 	$(call msg,TEST-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Isrc/user/cli -Itests/unit $< \
-		$(filter $(OUTPUT)/cli/%.o $(OUTPUT)/tests/fuzz/%.o,$^) $(LIBGTSC) $(LDLIBS) -o $@
+		$(filter $(OUTPUT)/cli/%.o $(OUTPUT)/tests/fuzz/%.o,$^) $(LIBGTSC_INT) $(LDLIBS) -o $@
 
 $(OUTPUT)/tests/unit/test_syscall_stats: $(OUTPUT)/cli/syscall_stats.o
 $(OUTPUT)/tests/unit/test_report_header: $(OUTPUT)/cli/report_header.o
@@ -209,7 +225,7 @@ $(OUTPUT)/tests/fuzz/fuzz_target.o: tests/fuzz/fuzz_target.c tests/fuzz/fuzz.h $
 $(OUTPUT)/tests/unit/test_fuzz_regress: $(OUTPUT)/tests/fuzz/fuzz_target.o $(FUZZ_CLI_OBJS)
 
 $(OUTPUT)/tests/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(OUTPUT)/tests/fuzz/fuzz_target.o \
-		$(FUZZ_CLI_OBJS) $(LIBGTSC)
+		$(FUZZ_CLI_OBJS) $(LIBGTSC_INT)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Itests/fuzz $^ $(LDLIBS) -o $@
 
