@@ -18,7 +18,13 @@ CFLAGS ?= -g -O2
 WARN := -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 # libtraceevent parses tracefs formats and print fmts (-e GROUP:NAME), as in perf and trace-cmd.
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
-INCLUDES := -Iinclude -Isrc/user/lib -Isrc/bpf -I$(OUTPUT) $(TEP_CFLAGS)
+# The library's sources sit in one folder per pipeline stage (src/user/lib/README.md),
+# decode/xlat/ one deeper; a file left at the top builds too.  Every folder is on
+# the include path, so an #include names a header, never its stage.
+LIB_SRCS := $(sort $(wildcard src/user/lib/*.c src/user/lib/*/*.c src/user/lib/*/*/*.c))
+LIB_HDRS := $(wildcard src/user/lib/*.h src/user/lib/*/*.h src/user/lib/*/*/*.h)
+LIB_DIRS := $(sort src/user/lib $(patsubst %/,%,$(dir $(LIB_SRCS) $(LIB_HDRS))))
+INCLUDES := -Iinclude $(addprefix -I,$(LIB_DIRS)) -Isrc/bpf -I$(OUTPUT) $(TEP_CFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iinclude -Isrc/bpf
 
 # SANITIZE=1: the CLI, the library and the unit tests built with ASan + UBSan
@@ -46,7 +52,6 @@ endif
 BPF_DEFS := src/bpf/channel.bpf.c src/bpf/stacks.bpf.c
 BPF_SRCS := $(BPF_DEFS) $(filter-out $(BPF_DEFS),$(sort $(wildcard src/bpf/*.bpf.c)))
 BPF_OBJS := $(patsubst src/bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-LIB_SRCS := $(sort $(wildcard src/user/lib/*.c))
 LIB_OBJS := $(patsubst src/user/lib/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
 CLI_SRCS := $(sort $(wildcard src/user/cli/*.c))
 CLI_OBJS := $(patsubst src/user/cli/%.c,$(OUTPUT)/cli/%.o,$(CLI_SRCS))
@@ -75,7 +80,7 @@ $(BIN): $(CLI_OBJS) $(LIBGTSC)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/lib $(OUTPUT)/cli $(OUTPUT)/tests/unit $(OUTPUT)/tests/live:
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/cli $(OUTPUT)/tests/unit $(OUTPUT)/tests/live:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/bpf/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h) include/gtsc/records.h | $(OUTPUT)/bpf
@@ -105,11 +110,13 @@ $(OUTPUT)/syscall_names_32.h: | $(OUTPUT)
 		awk '$$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { printf "\t[%s] = \"%s\",\n", $$3, substr($$2, 6) }' \
 		| sort -t'[' -k2 -n > $@
 
-$(OUTPUT)/lib/metadata.o: $(OUTPUT)/syscall_names.h
-$(OUTPUT)/lib/syscall_compat.o: $(OUTPUT)/syscall_names_32.h
+# Objects mirror the sources' folders under $(OUTPUT)/lib.
+$(filter %/metadata.o,$(LIB_OBJS)): $(OUTPUT)/syscall_names.h
+$(filter %/syscall_compat.o,$(LIB_OBJS)): $(OUTPUT)/syscall_names_32.h
 
-$(OUTPUT)/lib/%.o: src/user/lib/%.c $(wildcard src/user/lib/*.h) $(wildcard include/gtsc/*.h) $(SKEL) | $(OUTPUT)/lib
+$(OUTPUT)/lib/%.o: src/user/lib/%.c $(LIB_HDRS) $(wildcard include/gtsc/*.h) $(SKEL)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(INCLUDES) -c $< -o $@
 
 # The CLI sees the public headers only: it is a libgtsc user like any other
