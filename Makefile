@@ -13,11 +13,18 @@ endif
 CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= cc
+OBJCOPY ?= objcopy
 CFLAGS ?= -g -O2
 WARN := -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 # libtraceevent parses tracefs formats and print fmts (-e GROUP:NAME), as in perf and trace-cmd.
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
-INCLUDES := -Iinclude -Isrc/user/lib -Isrc/bpf -I$(OUTPUT) $(TEP_CFLAGS)
+# The library's sources sit in one folder per pipeline stage (src/user/lib/README.md),
+# decode/xlat/ one deeper; a file left at the top builds too.  Every folder is on
+# the include path, so an #include names a header, never its stage.
+LIB_SRCS := $(sort $(wildcard src/user/lib/*.c src/user/lib/*/*.c src/user/lib/*/*/*.c))
+LIB_HDRS := $(wildcard src/user/lib/*.h src/user/lib/*/*.h src/user/lib/*/*/*.h)
+LIB_DIRS := $(sort src/user/lib $(patsubst %/,%,$(dir $(LIB_SRCS) $(LIB_HDRS))))
+INCLUDES := -Iinclude $(addprefix -I,$(LIB_DIRS)) -Isrc/bpf -I$(OUTPUT) $(TEP_CFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iinclude -Isrc/bpf
 
 # SANITIZE=1: the CLI, the library and the unit tests built with ASan + UBSan
@@ -45,7 +52,6 @@ endif
 BPF_DEFS := src/bpf/channel.bpf.c src/bpf/stacks.bpf.c
 BPF_SRCS := $(BPF_DEFS) $(filter-out $(BPF_DEFS),$(sort $(wildcard src/bpf/*.bpf.c)))
 BPF_OBJS := $(patsubst src/bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-LIB_SRCS := $(sort $(wildcard src/user/lib/*.c))
 LIB_OBJS := $(patsubst src/user/lib/%.c,$(OUTPUT)/lib/%.o,$(LIB_SRCS))
 CLI_SRCS := $(sort $(wildcard src/user/cli/*.c))
 CLI_OBJS := $(patsubst src/user/cli/%.c,$(OUTPUT)/cli/%.o,$(CLI_SRCS))
@@ -55,6 +61,7 @@ LIVE_SRCS := $(sort $(wildcard tests/live/*.c))
 LIVE_BINS := $(patsubst tests/live/%.c,$(OUTPUT)/tests/live/%,$(LIVE_SRCS))
 SKEL := $(OUTPUT)/gtsc.skel.h
 LIBGTSC := $(OUTPUT)/libgtsc.a
+LIBGTSC_INT := $(OUTPUT)/libgtsc-internal.a
 
 ifeq ($(V),1)
 	Q =
@@ -73,7 +80,7 @@ $(BIN): $(CLI_OBJS) $(LIBGTSC)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/lib $(OUTPUT)/cli $(OUTPUT)/tests/unit $(OUTPUT)/tests/live:
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/cli $(OUTPUT)/tests/unit $(OUTPUT)/tests/live:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/bpf/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h) include/gtsc/records.h | $(OUTPUT)/bpf
@@ -103,11 +110,13 @@ $(OUTPUT)/syscall_names_32.h: | $(OUTPUT)
 		awk '$$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { printf "\t[%s] = \"%s\",\n", $$3, substr($$2, 6) }' \
 		| sort -t'[' -k2 -n > $@
 
-$(OUTPUT)/lib/metadata.o: $(OUTPUT)/syscall_names.h
-$(OUTPUT)/lib/syscall_compat.o: $(OUTPUT)/syscall_names_32.h
+# Objects mirror the sources' folders under $(OUTPUT)/lib.
+$(filter %/metadata.o,$(LIB_OBJS)): $(OUTPUT)/syscall_names.h
+$(filter %/syscall_compat.o,$(LIB_OBJS)): $(OUTPUT)/syscall_names_32.h
 
-$(OUTPUT)/lib/%.o: src/user/lib/%.c $(wildcard src/user/lib/*.h) $(wildcard include/gtsc/*.h) $(SKEL) | $(OUTPUT)/lib
+$(OUTPUT)/lib/%.o: src/user/lib/%.c $(LIB_HDRS) $(wildcard include/gtsc/*.h) $(SKEL)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(INCLUDES) -c $< -o $@
 
 # The CLI sees the public headers only: it is a libgtsc user like any other
@@ -116,7 +125,21 @@ $(OUTPUT)/cli/%.o: src/user/cli/%.c $(wildcard src/user/cli/*.h) $(wildcard incl
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Iinclude -Isrc/user/cli -c $< -o $@
 
-$(LIBGTSC): $(LIB_OBJS)
+# libgtsc.a holds one object: the library linked by `ld -r`, then every
+# symbol of hidden visibility (all but GTSC_API's) made local, so a static
+# embedder sees the API alone, as libgtsc.so's users do, and its own symbols
+# cannot collide with the library's internals (test_library.sh checks both
+# export lists against libgtsc.map).  The unit tests and the fuzzer call
+# internals: they link libgtsc-internal.a, the objects as they are.
+$(OUTPUT)/libgtsc.o: $(LIB_OBJS)
+	$(call msg,LD-R,$@)
+	$(Q)$(LD) -r -o $@ $^ && $(OBJCOPY) --localize-hidden $@
+
+$(LIBGTSC): $(OUTPUT)/libgtsc.o
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBGTSC_INT): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -191,10 +214,10 @@ examples:
 
 # Unit tests: no root, no kernel; each prints PASS/FAIL lines (tests/unit/harness.h).
 # A test of CLI code names the CLI objects it links below.
-$(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC) | $(OUTPUT)/tests/unit
+$(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC_INT) | $(OUTPUT)/tests/unit
 	$(call msg,TEST-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -Isrc/user/cli -Itests/unit $< \
-		$(filter $(OUTPUT)/cli/%.o $(OUTPUT)/tests/fuzz/%.o,$^) $(LIBGTSC) $(LDLIBS) -o $@
+		$(filter $(OUTPUT)/cli/%.o $(OUTPUT)/tests/fuzz/%.o,$^) $(LIBGTSC_INT) $(LDLIBS) -o $@
 
 $(OUTPUT)/tests/unit/test_syscall_stats: $(OUTPUT)/cli/syscall_stats.o
 $(OUTPUT)/tests/unit/test_report_header: $(OUTPUT)/cli/report_header.o
@@ -209,7 +232,7 @@ $(OUTPUT)/tests/fuzz/fuzz_target.o: tests/fuzz/fuzz_target.c tests/fuzz/fuzz.h $
 $(OUTPUT)/tests/unit/test_fuzz_regress: $(OUTPUT)/tests/fuzz/fuzz_target.o $(FUZZ_CLI_OBJS)
 
 $(OUTPUT)/tests/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(OUTPUT)/tests/fuzz/fuzz_target.o \
-		$(FUZZ_CLI_OBJS) $(LIBGTSC)
+		$(FUZZ_CLI_OBJS) $(LIBGTSC_INT)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Itests/fuzz $^ $(LDLIBS) -o $@
 

@@ -18,7 +18,7 @@
  * records' columns, not the records: raw_len is still the records' bytes;
  * the column layout (a version byte, the record count, one stream per
  * header field and per described field of each record type) is
- * src/user/lib/col_codec.c's, and a reader that does not know its version
+ * src/user/lib/file/col_codec.c's, and a reader that does not know its version
  * says so.  A chunk of columns may hold several drain rounds; ROUND_END
  * still marks the last chunk of the rounds it holds.
  *

@@ -3,7 +3,7 @@
  * What configures syscall recording, shared by syscalls.bpf.c and the
  * loader: the in-kernel syscall filter and the table saying which argument
  * of which syscall points at user memory worth capturing.  The loader fills
- * both into rodata before load (src/user/lib/syscall_capture.c holds the
+ * both into rodata before load (src/user/lib/record/syscall_capture.c holds the
  * table, syscall_classes.c the names and classes of the filter).
  */
 #ifndef __GTSC_SYSCALLS_H

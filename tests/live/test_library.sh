@@ -62,6 +62,24 @@ check library/exports "exported but not API: $(comm -13 "$TEST_TMP/api" "$TEST_T
 check library/exports-all "API not exported: $(comm -23 "$TEST_TMP/api" "$TEST_TMP/exported" | tr '\n' ' ')" \
 	[ -s "$TEST_TMP/api" -a -z "$(comm -23 "$TEST_TMP/api" "$TEST_TMP/exported")" ]
 
+# Both libraries define exactly libgtsc.map's functions and nothing else:
+# libgtsc.a is one object whose other symbols are local (Makefile), so a
+# static embedder's own names cannot collide with the library's internals.
+map_syms() {
+	sed -n 's/^[[:space:]]*\(gtsc_[a-z0-9_]*\);$/T \1/p' "$1" | sort
+}
+# nm -g --defined-only, without the .so's version nodes (GTSC_0.1 ...)
+defined_syms() {
+	nm -g --defined-only "$1" | awk 'NF == 3 && !($2 == "A" && $3 ~ /^GTSC_[0-9.]+$/) {
+		sub(/@.*/, "", $3); print $2, $3 }' | sort
+}
+map_syms "$ROOT/src/user/lib/libgtsc.map" > "$TEST_TMP/map"
+for l in libgtsc.a libgtsc.so; do
+	defined_syms "$D/usr/lib/$l" > "$TEST_TMP/$l.syms"
+	check_expr library/symbols-${l#libgtsc.} "$l against libgtsc.map's $(wc -l < "$TEST_TMP/map") functions: $(diff "$TEST_TMP/map" "$TEST_TMP/$l.syms" | grep '^[<>]' | head -4 | tr '\n' ' ')" \
+		'[ -s "$TEST_TMP/map" ] && cmp -s "$TEST_TMP/map" "$TEST_TMP/$l.syms"'
+done
+
 # The CLI is a libgtsc user like any other: its objects link against the
 # installed libgtsc.so, where only the API is visible, and the result runs
 # (libbpf besides: the CLI routes libbpf's own log, process-wide).

@@ -31,6 +31,8 @@ struct tp_event {
 
 struct tp_formats {
 	struct tep_handle *tep;
+	const struct gtsc_reader *r; /* its KSYMS name %pS/%ps fields */
+	char sym[256]; /* the resolver's answer, without " [module]" */
 	struct tp_event *evs; /* sorted by id */
 	size_t n;
 	struct tep_event **by_name; /* tep's list sorted by group and name */
@@ -782,6 +784,46 @@ static int build_events(struct tp_formats *s)
 	return err ?: s->by_name ? 0 : -ENOMEM;
 }
 
+/* TEXT, a TRACEPOINTS chunk, parsed into a new handle *TEP. */
+static int tep_from_text(const char *text, size_t len, int page_size, struct tep_handle **tep)
+{
+	int err;
+
+	*tep = tep_alloc();
+	if (!*tep)
+		return -ENOMEM;
+	tep_set_long_size(*tep, 8);
+	tep_set_page_size(*tep, page_size);
+	tep_set_file_bigendian(*tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(*tep, TEP_LITTLE_ENDIAN);
+	err = parse_sections(*tep, text, text + len);
+	if (err) {
+		tep_free(*tep);
+		*tep = NULL;
+	}
+	return err;
+}
+
+/*
+ * %pS/%ps print a kernel address as its symbol, as perf script and
+ * trace-cmd report do, from the symbols the trace saved (the recorder saves
+ * the symbol of every value of such a field, tp_sym_fields__new()).  The
+ * module suffix is left out, as perf prints it.
+ */
+static char *resolve_func(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct tp_formats *s = priv;
+	__u64 off;
+	const char *name = gtsc_reader__ksym(s->r, *addrp, &off);
+
+	*modp = NULL;
+	if (!name)
+		return NULL;
+	snprintf(s->sym, sizeof(s->sym), "%.*s", (int)strcspn(name, " "), name);
+	*addrp -= off;
+	return s->sym;
+}
+
 struct tp_formats *tp_formats__new(const struct gtsc_reader *r)
 {
 	struct tp_formats *s;
@@ -795,16 +837,10 @@ struct tp_formats *tp_formats__new(const struct gtsc_reader *r)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return errno = ENOMEM, NULL;
-	s->tep = tep_alloc();
-	err = s->tep ? 0 : -ENOMEM;
-	if (!err) {
-		page = gtsc_reader__meta(r, "page_size");
-		tep_set_long_size(s->tep, 8);
-		tep_set_page_size(s->tep, page ? atoi(page) : 4096);
-		tep_set_file_bigendian(s->tep, TEP_LITTLE_ENDIAN);
-		tep_set_local_bigendian(s->tep, TEP_LITTLE_ENDIAN);
-		err = parse_sections(s->tep, text, text + len);
-	}
+	page = gtsc_reader__meta(r, "page_size");
+	s->r = r;
+	err = tep_from_text(text, len, page ? atoi(page) : 4096, &s->tep);
+	err = err ?: tep_set_function_resolver(s->tep, resolve_func, s) ? -ENOMEM : 0;
 	err = err ?: build_events(s);
 	if (err) {
 		tp_formats__free(s);
@@ -921,4 +957,85 @@ struct gtsc_event_class *tp_class__build(struct tp_formats *s, __u32 id)
 					.data_len_offset = offsetof(struct gtsc_rec_tracepoint, data_len),
 					.field_text = tp_field_text, .priv = t };
 	return c;
+}
+
+/* ---- the fields whose values name kernel symbols, for the recorder ---- */
+
+/* The field ARG prints when it is one (a cast of one too), else NULL. */
+static const struct tep_format_field *plain_field(const struct tep_event *ev,
+						  const struct tep_print_arg *a)
+{
+	while (a && a->type == TEP_PRINT_TYPE)
+		a = a->typecast.item;
+	if (!a || a->type != TEP_PRINT_FIELD)
+		return NULL;
+	return tep_find_any_field((struct tep_event *)ev, a->field.name);
+}
+
+static int add_sym_field(const struct tep_event *ev, const struct tep_format_field *f,
+			 struct tp_sym_field **fields, size_t *n)
+{
+	struct tp_sym_field *g;
+
+	if (!f || f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC) ||
+	    (f->size != 4 && f->size != 8) || f->offset < 0 || f->offset > 0xffff)
+		return 0;
+	g = reallocarray(*fields, *n + 1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	*fields = g;
+	g[(*n)++] = (struct tp_sym_field){ .id = ev->id, .offset = f->offset, .size = f->size };
+	return 0;
+}
+
+/*
+ * Walks EV's print fmt conversion by conversion beside its args, as
+ * libtraceevent pairs them ('*' takes an arg of its own), and keeps the
+ * fields printed by %pS, %ps, %pF or %pf.
+ */
+static int event_sym_fields(const struct tep_event *ev, struct tp_sym_field **fields, size_t *n)
+{
+	const struct tep_print_arg *a = ev->print_fmt.args;
+	const char *p = ev->print_fmt.format;
+	int err = 0;
+
+	while (p && a && !err && (p = strchr(p, '%'))) {
+		if (*++p == '%') {
+			p++;
+			continue;
+		}
+		for (; *p && strchr("-+ #0123456789.*lhzjtL", *p); p++)
+			if (*p == '*' && a)
+				a = a->next;
+		if (!*p || !a)
+			break;
+		if (*p == 'p' && p[1] && strchr("sSfF", p[1]))
+			err = add_sym_field(ev, plain_field(ev, a), fields, n);
+		a = a->next;
+		p++;
+	}
+	return err;
+}
+
+int tp_sym_fields__new(const char *text, size_t len, struct tp_sym_field **fields, size_t *n)
+{
+	struct tep_handle *tep;
+	struct tep_event **evs;
+	int err = tep_from_text(text, len, 4096, &tep);
+
+	*fields = NULL;
+	*n = 0;
+	if (err)
+		return err;
+	evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	err = evs ? 0 : -ENOMEM;
+	for (size_t i = 0; evs && evs[i] && !err; i++)
+		err = event_sym_fields(evs[i], fields, n);
+	tep_free(tep);
+	if (err) {
+		free(*fields);
+		*fields = NULL;
+		*n = 0;
+	}
+	return err;
 }

@@ -5,6 +5,7 @@
 #include "ksyms.h"
 #include "sink_file.h"
 #include "strbuf.h"
+#include "tp_class.h"
 
 /* Open-addressing set of call sites; 0 is the empty slot (and no call site). */
 struct addr_set {
@@ -21,6 +22,9 @@ struct gtsc_file_sink {
 	bool track_fresh; /* call sites new since the last take_fresh: */
 	__u64 *fresh;
 	size_t n_fresh;
+	/* tracepoint fields printed as symbols (%pS, %ps), by event id */
+	struct tp_sym_field *sym_fields;
+	size_t nr_sym_fields;
 };
 
 static size_t addr_hash(__u64 a, size_t cap)
@@ -67,28 +71,66 @@ static int addr_set_add(struct addr_set *s, __u64 a)
 	return 1;
 }
 
+/* ADDR goes into the KSYMS chunk (and the next fresh batch, when a stream names them early). */
+static int add_site(struct gtsc_file_sink *fs, __u64 addr)
+{
+	int err = addr_set_add(&fs->sites, addr);
+
+	if (err > 0 && fs->track_fresh) {
+		__u64 *f = reallocarray(fs->fresh, fs->n_fresh + 1, sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		fs->fresh = f;
+		f[fs->n_fresh++] = addr;
+	}
+	return err < 0 ? err : 0;
+}
+
+/* The values of REC's symbol fields, so that a report names them as perf script does. */
+static int tp_sites(struct gtsc_file_sink *fs, const struct gtsc_rec_tracepoint *tp)
+{
+	size_t lo = 0, hi = fs->nr_sym_fields, len = tp->data_len;
+	int err = 0;
+
+	if (sizeof(*tp) + len > tp->hdr.size)
+		len = tp->hdr.size - sizeof(*tp);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (fs->sym_fields[mid].id < tp->event_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < fs->nr_sym_fields && fs->sym_fields[lo].id == tp->event_id && !err; lo++) {
+		const struct tp_sym_field *f = &fs->sym_fields[lo];
+		__u64 v = 0;
+
+		if ((size_t)f->offset + f->size > len)
+			continue;
+		memcpy(&v, tp->data + f->offset, f->size); /* little endian */
+		if (v)
+			err = add_site(fs, v);
+	}
+	return err;
+}
+
 static int file_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
 {
 	struct gtsc_file_sink *fs = container_of(sink, struct gtsc_file_sink, base);
-	int err;
+	int err = 0;
 
 	if (rec->type == GTSC_REC_KMEM_ALLOC || rec->type == GTSC_REC_KMEM_FREE) {
 		/* call_site is the first field after the header in both. */
 		const struct gtsc_rec_kmem_free *k = (const void *)rec;
 
-		err = addr_set_add(&fs->sites, k->call_site);
-		if (err < 0)
-			return err;
-		if (err && fs->track_fresh) {
-			__u64 *f = reallocarray(fs->fresh, fs->n_fresh + 1, sizeof(*f));
-
-			if (!f)
-				return -ENOMEM;
-			fs->fresh = f;
-			f[fs->n_fresh++] = k->call_site;
-		}
+		err = add_site(fs, k->call_site);
+	} else if (rec->type == GTSC_REC_TRACEPOINT && fs->nr_sym_fields &&
+		   rec->size >= sizeof(struct gtsc_rec_tracepoint)) {
+		err = tp_sites(fs, (const void *)rec);
 	}
-	return gtsc_writer__add_record(fs->w, rec);
+	return err ?: gtsc_writer__add_record(fs->w, rec);
 }
 
 static int file_round_end(struct gtsc_sink *sink)
@@ -127,6 +169,12 @@ int gtsc_file_sink__add_chunk(struct gtsc_file_sink *fs, enum gtsc_chunk_type ty
 {
 	if (strbuf_err(text))
 		return -ENOMEM;
+	if (type == GTSC_CHUNK_TRACEPOINTS && !fs->sym_fields) {
+		/* unparsable formats: their fields stay hex, as they print anyway */
+		if (tp_sym_fields__new(text->buf ?: "", text->len, &fs->sym_fields,
+				       &fs->nr_sym_fields) == -ENOMEM)
+			return -ENOMEM;
+	}
 	return gtsc_writer__add_chunk(fs->w, type, text->buf ? text->buf : "", text->len);
 }
 
@@ -167,6 +215,7 @@ size_t gtsc_file_sink__take_fresh(struct gtsc_file_sink *fs, const __u64 **sites
 static void file_sink_free(struct gtsc_file_sink *fs)
 {
 	free(fs->fresh);
+	free(fs->sym_fields);
 	strbuf_free(&fs->stacks);
 	free(fs->sites.slot);
 	free(fs);

@@ -25,4 +25,12 @@ const char *tp_formats__event(const struct tp_formats *s, size_t idx, const char
 /* The class of event ID (malloc'd, fields too: the registry frees both); NULL if unknown. */
 struct gtsc_event_class *tp_class__build(struct tp_formats *s, __u32 id);
 
+/* A field printed with %pS, %ps, %pF or %pf: a kernel address the trace must name. */
+struct tp_sym_field {
+	__u32 id; /* the event's tracefs id */
+	__u16 offset, size; /* in the raw entry */
+};
+/* The symbol fields of TEXT's events (a TRACEPOINTS chunk), by id; *FIELDS malloc'd. */
+int tp_sym_fields__new(const char *text, size_t len, struct tp_sym_field **fields, size_t *n);
+
 #endif
