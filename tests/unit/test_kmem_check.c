@@ -122,6 +122,45 @@ static void test_preempted_rt(struct test_ctx *t)
 	kmem_check__free(&k);
 }
 
+static void kt_sys_exit(struct ktrace *kt, __u16 cpu)
+{
+	struct gtsc_rec_sys_exit e = { .nr = 110 };
+
+	kt_hdr(kt, &e.hdr, GTSC_REC_SYS_EXIT, sizeof(e), cpu, 7);
+	kt_add(kt, &e.hdr);
+}
+
+/*
+ * 7.x (not -rt) runs its syscall tracepoints' programs preemptible, not its
+ * kmem ones: the 7.3.4 VM saw a syscall record 3.1 ms early on one CPU.
+ * A note on the syscalls channel; on the kmem channel still a finding.
+ */
+static void test_preempted_7x(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+	__u64 ts;
+
+	kt_open_ex(&kt, "7x", "7.3.4+deb13-amd64",
+		   "kernel_version=#1 SMP PREEMPT_DYNAMIC Debian 7.3.4-1\n", "discard");
+	clean_records(&kt, 100);
+	for (int i = 0; i < 10; i++)
+		kt_sys_exit(&kt, 0);
+	ts = kt.ts;
+	kt.ts = ts - 3000000;
+	kt_sys_exit(&kt, 0);
+	kt.ts = ts - 900000; /* and a kmem record out of order */
+	kt_alloc(&kt, K, 0, 1, PTR(1000), 8, 8);
+	kt.ts = ts + 1000;
+	kt_free(&kt, K, 0, 5, PTR(1000));
+	close_and_check(t, &kt, &k);
+	CHECK(t, has_note(&k, "CPU 0 of the syscalls channel has 1 record earlier"), "notes: %s",
+	      k.notes.buf);
+	CHECK(t, k.s.out_of_order == 1 && has_finding(&k, "CPU 0 of the kmem channel has 1 record"),
+	      "out of order %llu: %s", (unsigned long long)k.s.out_of_order, k.findings.buf);
+	kmem_check__free(&k);
+}
+
 /* An interrupt's events recorded inside another event's: a note only. */
 static void test_nested_interrupt(struct test_ctx *t)
 {
@@ -471,6 +510,7 @@ static const struct test_case cases[] = {
 	{ "out_of_order", test_out_of_order },
 	{ "nested_interrupt", test_nested_interrupt },
 	{ "preempted_rt", test_preempted_rt },
+	{ "preempted_7x", test_preempted_7x },
 	{ "bad_crc", test_bad_crc },
 	{ "truncated", test_truncated },
 	{ "drops", test_drops },

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "feature_probe.h"
 #include "kmem_analysis.h"
 #include "kmem_check.h"
 #include "kmem_stream.h"
@@ -37,7 +38,7 @@ struct order_state {
 struct pass1 {
 	struct kmem_check *k;
 	bool newer_abi; /* the recorder's record ABI is newer than ours */
-	bool preemptible; /* recorded on PREEMPT_RT: programs run preemptible */
+	bool preemptible[S_MAX]; /* the channel's programs ran preemptible */
 	struct order_state (*order)[MAX_CPUS];
 	unsigned int nr_cpus; /* the highest CPU in order, plus one: what report_order walks */
 	__u64 in_file[S_MAX];		  /* records the kernel wrote, by channel */
@@ -200,7 +201,7 @@ static void check_order(struct pass1 *p, const struct gtsc_rec_hdr *h)
 			k->s.nested++;
 			if (o->last - h->ts_ns > k->s.max_nested_ns)
 				k->s.max_nested_ns = o->last - h->ts_ns;
-		} else if (p->preemptible) {
+		} else if (p->preemptible[stream_of(h->type)]) {
 			o->preempted++;
 			if (o->last - h->ts_ns > o->max_preempted)
 				o->max_preempted = o->last - h->ts_ns;
@@ -260,10 +261,10 @@ static void report_order(struct pass1 *p)
 			if (o->preempted)
 				note(p->k,
 				     "CPU %d of the %s channel has %llu record%s earlier than the "
-				     "record before it (by up to %.6f s): the kernel is PREEMPT_RT, "
-				     "which runs programs preemptible, and one preempted between "
-				     "reading the clock and writing its record lands after later "
-				     "events.",
+				     "record before it (by up to %.6f s): this kernel runs its "
+				     "programs preemptible (PREEMPT_RT, or 7.x's syscall "
+				     "tracepoints), and one preempted between reading the clock "
+				     "and writing its record lands after later events.",
 				     cpu, stream_channel[s], (unsigned long long)o->preempted,
 				     o->preempted > 1 ? "s" : "", o->max_preempted / 1e9);
 			if (!o->back)
@@ -348,8 +349,8 @@ static void describe(struct kmem_check *k, const char *path, const struct gtsc_r
 		close(fd);
 	}
 	p->newer_abi = fh.rec_abi_minor > GTSC_REC_ABI_MINOR;
-	/* uname -v, as feature_probe.c's bpf_preemptible reads it */
-	p->preemptible = uts_version && strstr(uts_version, "PREEMPT_RT");
+	for (int st = 0; st < S_MAX; st++)
+		p->preemptible[st] = gtsc_uts_bpf_preemptible(kernel, uts_version, st == S_SYSCALLS);
 	snprintf(k->s.format, sizeof(k->s.format),
 		 "format %u.%u, record ABI %u.%u, kernel %s, %s cpus", fh.version_major,
 		 fh.version_minor, fh.rec_abi_major, fh.rec_abi_minor, kernel ? kernel : "?",

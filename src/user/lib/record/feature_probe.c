@@ -278,6 +278,13 @@ static void probe_attach(struct gtsc_features *f)
  * its faultable syscall tracepoints preemptible too: Debian's 7.3.4 (not
  * -rt) skipped 1,545 of 24,000 events of live/rt, its 6.19.6 none.
  */
+bool gtsc_uts_bpf_preemptible(const char *release, const char *version, bool syscall_hooks)
+{
+	if (version && strstr(version, "PREEMPT_RT"))
+		return true;
+	return syscall_hooks && release && atoi(release) >= 7;
+}
+
 static bool probe_bpf_preemptible(void)
 {
 	struct utsname u;
@@ -286,7 +293,7 @@ static bool probe_bpf_preemptible(void)
 		return true;
 	if (uname(&u))
 		return false;
-	return strstr(u.version, "PREEMPT_RT") || atoi(u.release) >= 7;
+	return gtsc_uts_bpf_preemptible(u.release, u.version, true);
 }
 
 /*

@@ -68,5 +68,12 @@ bool gtsc_features__tracepoint_exists(const struct gtsc_features *f, const char 
 				      const char *name);
 /* key=value lines for the trace's FEATURES chunk and `gtsc-bpf features`. */
 void gtsc_features__lines(const struct gtsc_features *f, struct strbuf *sb);
+/*
+ * Whether programs run preemptible on the kernel of uname's RELEASE and
+ * VERSION (as a trace's META saves them): every hook on PREEMPT_RT, the
+ * syscall hooks (SYSCALL_HOOKS) on 7.x too.  probe_bpf_preemptible's rule,
+ * for a trace recorded elsewhere.
+ */
+bool gtsc_uts_bpf_preemptible(const char *release, const char *version, bool syscall_hooks);
 
 #endif
