@@ -10,9 +10,9 @@
 #   tests/vm/run.sh              every kernel
 #   tests/vm/run.sh 6.12 ...     only kernels whose release contains 6.12
 # Environment:
-#   VM_TIMEOUT    seconds per kernel before qemu is killed (900; the full
-#                 lane took 277-479 s per kernel, two at a time, on a
-#                 2-core machine with a load average of 7-11)
+#   VM_TIMEOUT    seconds per kernel before qemu is killed (1200; the full
+#                 lane took 353-725 s per kernel in a fresh-clone .ci/run,
+#                 two at a time on 2 cores, 7.3.4-rt the slowest)
 #   VM_JOBS       kernels booted at once (2; each VM has 2 vCPUs)
 #   GTSC_STATIC   a prebuilt static gtsc-bpf to use instead of building one
 #   VM_LANE       script the guest runs instead of tests/live/lane.sh
@@ -24,7 +24,7 @@ cd "$(dirname "$0")/../.."
 
 OUT=${OUTPUT:-.output}
 CACHE=${VM_CACHE:-.cache/vm}
-TIMEOUT=${VM_TIMEOUT:-900}
+TIMEOUT=${VM_TIMEOUT:-1200}
 JOBS=${VM_JOBS:-2}
 LOGDIR=$OUT/vm
 SENTINEL=GTSC-VM-DONE
