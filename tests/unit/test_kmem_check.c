@@ -94,6 +94,15 @@ static void test_out_of_order(struct test_ctx *t)
 	kmem_check__free(&k);
 }
 
+/* A kmem record on CPU 0 stamped BACK ns before BASE, then its free at BASE. */
+static void plant_early_alloc(struct ktrace *kt, __u64 base, __u64 back)
+{
+	kt->ts = base - back;
+	kt_alloc(kt, K, 0, 1, PTR(1000), 8, 8);
+	kt->ts = base;
+	kt_free(kt, K, 0, 5, PTR(1000));
+}
+
 /*
  * PREEMPT_RT runs programs preemptible: one preempted between its clock read
  * and its reserve lands after any number of later events (the 7.3.4-rt VM
@@ -103,16 +112,12 @@ static void test_preempted_rt(struct test_ctx *t)
 {
 	struct ktrace kt;
 	struct kmem_check k;
-	__u64 ts;
 
 	kt_open_ex(&kt, "rt", "7.3.4+deb13-rt-amd64",
 		   "kernel_version=#1 SMP PREEMPT_RT Debian 7.3.4-1\n", "discard");
 	clean_records(&kt, 100);
-	ts = kt.ts;
-	kt.ts = ts - 900000; /* earlier than the last several records of CPU 0 */
-	kt_alloc(&kt, K, 0, 1, PTR(1000), 8, 8);
-	kt.ts = ts;
-	kt_free(&kt, K, 0, 5, PTR(1000));
+	/* earlier than the last several records of CPU 0 */
+	plant_early_alloc(&kt, kt.ts, 900000);
 	close_and_check(t, &kt, &k);
 	CHECK(t, k.s.out_of_order == 0 && k.s.nr_findings == 0, "out of order %llu: %s",
 	      (unsigned long long)k.s.out_of_order, k.findings.buf);
@@ -149,10 +154,7 @@ static void test_preempted_7x(struct test_ctx *t)
 	ts = kt.ts;
 	kt.ts = ts - 3000000;
 	kt_sys_exit(&kt, 0);
-	kt.ts = ts - 900000; /* and a kmem record out of order */
-	kt_alloc(&kt, K, 0, 1, PTR(1000), 8, 8);
-	kt.ts = ts + 1000;
-	kt_free(&kt, K, 0, 5, PTR(1000));
+	plant_early_alloc(&kt, ts, 900000); /* and a kmem record out of order */
 	close_and_check(t, &kt, &k);
 	CHECK(t, has_note(&k, "CPU 0 of the syscalls channel has 1 record earlier"), "notes: %s",
 	      k.notes.buf);
