@@ -81,11 +81,14 @@ const volatile __u32 gtsc_cap_data = GTSC_CAP_DATA_DEFAULT; /* -s */
 /*
  * A capturing call's record is built here, then copied into the ring once
  * its size is known.  Per CPU, with a busy flag: BPF programs run with
- * migration off, and the syscall tracepoints' BPF probes disable
- * preemption too (6.13+ made the tracepoints faultable and added that to
- * include/trace/bpf_probe.h), but should a program be preempted, one that
- * then runs on its CPU finds the scratch busy and writes its record without
- * payload.  No IRQ-time program uses this map.
+ * migration off, but PREEMPT_RT and 7.x run the syscall programs
+ * preemptible (bpf_preemptible in feature_probe.c), and the enter, exit
+ * and rescue programs of a task that preempted another on this CPU share
+ * the scratch.  One that finds it busy writes its record without payload.
+ * The flag is taken with an atomic exchange: a load then a store let two
+ * programs both take it when the first was preempted between them, and
+ * the second then reset the first's offsets (a 7.3.4-rt CI run got an
+ * enter record sized as an exit record).  No IRQ-time program uses this map.
  *
  * Items start below ITEM_OFF_END and one takes at most 8 + GTSC_CAP_PATH_MAX
  * + 1 bytes of scratch (a string is read with room for one byte past its
@@ -217,9 +220,8 @@ static __always_inline struct cap_scratch *scratch_get(void)
 	__u32 zero = 0;
 	struct cap_scratch *sc = bpf_map_lookup_elem(&gtsc_cap_scratch, &zero);
 
-	if (!sc || *(volatile __u32 *)&sc->busy)
+	if (!sc || __sync_lock_test_and_set(&sc->busy, 1))
 		return NULL;
-	*(volatile __u32 *)&sc->busy = 1;
 	return sc;
 }
 

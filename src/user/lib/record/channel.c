@@ -171,6 +171,21 @@ int gtsc_channels__layout(struct gtsc_channels *c, int nr_cpus)
 	return 0;
 }
 
+/*
+ * What the trace writer and reader accept: a header that agrees with the
+ * ring's size, at least its type's fixed part.  A program's bug (or a race
+ * between two of them) must cost that one record, counted, not the
+ * recording: the sink refuses such a record with -EINVAL.
+ */
+static bool rec_well_formed(const struct gtsc_rec_hdr *h, size_t size)
+{
+	static const __u16 min_size[GTSC_REC_TYPE_MAX] = GTSC_REC_MIN_SIZES;
+
+	if (size < sizeof(*h) || h->size != size)
+		return false;
+	return h->type >= GTSC_REC_TYPE_MAX || size >= min_size[h->type];
+}
+
 static int ring_record(void *ctx, void *data, size_t size)
 {
 	struct gtsc_ring *r = ctx;
@@ -181,7 +196,7 @@ static int ring_record(void *ctx, void *data, size_t size)
 	if (c->sink_err)
 		return c->sink_err;
 	r->consumed++;
-	if (size < sizeof(*h) || h->size != size) {
+	if (!rec_well_formed(h, size)) {
 		r->malformed++;
 		return 0;
 	}
@@ -373,6 +388,15 @@ __u64 gtsc_channels__consumed(const struct gtsc_channels *c, __u32 channel)
 		return 0;
 	for (__u32 j = 0; j < ch->nr_rings; j++)
 		sum += c->rings[ch->ring_base + j].consumed;
+	return sum;
+}
+
+__u64 gtsc_channels__malformed(const struct gtsc_channels *c)
+{
+	__u64 sum = 0;
+
+	for (__u32 i = 0; c->rings && i < c->nr_rings; i++)
+		sum += c->rings[i].malformed;
 	return sum;
 }
 

@@ -55,7 +55,7 @@ struct gtsc_ring {
 	int fd;
 	struct gtsc_ringbuf rb; /* one per ring: a round can stop one ring, not all */
 	__u64 consumed;
-	__u64 malformed; /* records whose size disagreed with their header */
+	__u64 malformed; /* records whose header disagreed with their size or type */
 };
 
 /*
@@ -133,6 +133,8 @@ int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sin
  * The caller ends the sink's round. */
 int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms);
 __u64 gtsc_channels__consumed(const struct gtsc_channels *c, __u32 channel);
+/* Records left out because their header disagreed with their size or type. */
+__u64 gtsc_channels__malformed(const struct gtsc_channels *c);
 /*
  * Returns once every BPF program that was running has returned: updating an
  * ARRAY_OF_MAPS slot ends in synchronize_rcu() (kernel/bpf/syscall.c,

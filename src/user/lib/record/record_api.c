@@ -469,13 +469,15 @@ int gtsc_recording__add_meta(struct gtsc_recording *r, const char *key, const ch
 /* The trailer's counts: per channel per CPU, per program, when it ended, what was consumed. */
 static int build_trailer(struct gtsc_recording *r, struct strbuf *tr)
 {
-	__u64 written, dropped;
+	__u64 written, dropped, bad = gtsc_channels__malformed(gtsc_session__channels(r->s));
 	int err = gtsc_trace__stats(r->s, tr, &written, &dropped, r->since);
 
 	gtsc_session__prog_misses(r->s, tr);
 	strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)gtsc_mono_ns());
 	strbuf_addf(tr, "meta\tconsumed\t%llu\n",
 		    (unsigned long long)gtsc_session__consumed(r->s));
+	if (bad)
+		strbuf_addf(tr, "meta\tmalformed\t%llu\n", (unsigned long long)bad);
 	if (r->extra.len)
 		strbuf_addf(tr, "%s", r->extra.buf);
 	return err;
@@ -578,6 +580,7 @@ int gtsc_recording__snapshot(struct gtsc_recording *r, const char *path,
 
 int gtsc_recording__stop(struct gtsc_recording *r, int timeout_ms)
 {
+	__u64 bad;
 	int err;
 
 	if (!r || !r->s)
@@ -586,6 +589,11 @@ int gtsc_recording__stop(struct gtsc_recording *r, int timeout_ms)
 	err = err ?: gtsc_session__flush(r->s, timeout_ms);
 	if (err && err != -ETIMEDOUT) /* a timeout the session told already */
 		rlog(r, "draining the rings failed: %s", strerror(-err));
+	bad = gtsc_channels__malformed(gtsc_session__channels(r->s));
+	if (bad)
+		rlog(r, "%llu records from the BPF programs were malformed (a header that disagrees "
+			"with its size or type) and left out: a gtsc-bpf bug, please report it",
+		     (unsigned long long)bad);
 	return err;
 }
 

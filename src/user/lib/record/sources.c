@@ -209,11 +209,12 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 		set_autoload(obj, d->btf_prog, c->prog && c->prog == d->btf_prog);
 		set_autoload(obj, d->fb_prog, c->prog && c->prog == d->fb_prog);
 		/*
-		 * Without preemption only interrupts nest, they reach only kmem
-		 * hooks, and one rescue program takes what they skip (kmem.bpf.c).
+		 * Without preemption only interrupts nest, and they reach only
+		 * kmem hooks: a softirq's event inside the task's, a hardirq's
+		 * inside the softirq's, three deep, a program each (kmem.bpf.c).
 		 */
 		rescue = !d->rescue ? 0 :
-			 f->has[GTSC_FEAT_BPF_PREEMPTIBLE] ? GTSC_RESCUE_LEVELS : d->irq;
+			 f->has[GTSC_FEAT_BPF_PREEMPTIBLE] || d->irq ? GTSC_RESCUE_LEVELS : 0;
 		c->rescue_slot = d->rescue - 1;
 		if (d->rescue && d->btf_prog)
 			set_rescue(obj, c, d->btf_prog, c->prog && c->prog == d->btf_prog ? rescue : 0);
