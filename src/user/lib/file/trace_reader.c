@@ -1408,9 +1408,11 @@ static int reserve_pend(struct gtsc_reader *r, size_t need)
 static void index_records(struct gtsc_reader *r, const struct data_chunk *c, const char *data,
 			  __u64 *batch_max)
 {
+	/* a chunk too short for one record may come before any: no array yet */
+	struct trace_rec_ref *out = r->pend ? r->pend + r->n_pend : NULL;
 	char why[UNPACK_WHY];
 
-	r->n_pend += index_chunk(c, data, r->pend + r->n_pend, batch_max, why);
+	r->n_pend += index_chunk(c, data, out, batch_max, why);
 	if (why[0])
 		mark_damaged(r, true, "%s", why);
 }
