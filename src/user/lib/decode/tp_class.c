@@ -598,6 +598,19 @@ static void cx_operand(struct cx *c)
 	c->depth--;
 }
 
+/*
+ * libtraceevent folds "x % 0", "x / (...)" and "x / word" (a word it does not
+ * know counts 0) as it parses: SIGFPE.  The kernel's formats divide by a
+ * non-zero literal or a sizeof only (6.18: "/ 250", "/ 1000L", "% 64",
+ * "/ sizeof(u64)"); anything else is not handed to it.
+ */
+static bool cx_safe_divisor(struct cx *c)
+{
+	if (cx_peek(c, "sizeof"))
+		return true;
+	return c->p < c->end && isdigit((unsigned char)*c->p) && strtoull(c->p, NULL, 0);
+}
+
 static void cx_expr(struct cx *c)
 {
 	static const char *const ops[] = { "||", "&&", "==", "!=", "<=", ">=", "<<", ">>",
@@ -610,9 +623,7 @@ static void cx_expr(struct cx *c)
 		for (i = 0; i < sizeof(ops) / sizeof(ops[0]) && !cx_eat(c, ops[i]); i++)
 			;
 		if (i < sizeof(ops) / sizeof(ops[0])) {
-			/* libtraceevent folds "0x10 % 0" as it parses: SIGFPE */
-			if (i >= 16 && (cx_peek(c, "(") || (isdigit((unsigned char)*c->p) &&
-							    !strtoull(c->p, NULL, 0))))
+			if (i >= 16 && !cx_safe_divisor(c))
 				c->bad = true;
 			cx_operand(c);
 		} else if (cx_eat(c, "?")) {
