@@ -163,6 +163,32 @@ static void test_preempted_7x(struct test_ctx *t)
 	kmem_check__free(&k);
 }
 
+/*
+ * Syscall events never happen in an interrupt: a syscall record earlier
+ * than the ones before it is a finding where programs are not preempted,
+ * though a kmem record in its place would be a nested interrupt's.
+ */
+static void test_syscall_not_nested(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+	__u64 ts;
+
+	kt_open(&kt, "sysnest", NULL);
+	clean_records(&kt, 10);
+	for (int i = 0; i < 10; i++)
+		kt_sys_exit(&kt, 0);
+	ts = kt.ts;
+	kt.ts = ts - 3000; /* before the last three, after the rest */
+	kt_sys_exit(&kt, 0);
+	close_and_check(t, &kt, &k);
+	CHECK(t, k.s.out_of_order == 1 && k.s.nested == 0, "out of order %llu nested %llu",
+	      (unsigned long long)k.s.out_of_order, (unsigned long long)k.s.nested);
+	CHECK(t, has_finding(&k, "CPU 0 of the syscalls channel has 1 record earlier"), "findings: %s",
+	      k.findings.buf);
+	kmem_check__free(&k);
+}
+
 /* An interrupt's events recorded inside another event's: a note only. */
 static void test_nested_interrupt(struct test_ctx *t)
 {
@@ -619,6 +645,7 @@ static const struct test_case cases[] = {
 	{ "out_of_order", test_out_of_order },
 	{ "nested_interrupt", test_nested_interrupt },
 	{ "nesting_orders", test_nesting_orders },
+	{ "syscall_not_nested", test_syscall_not_nested },
 	{ "preempted_rt", test_preempted_rt },
 	{ "preempted_7x", test_preempted_7x },
 	{ "bad_crc", test_bad_crc },

@@ -50,7 +50,7 @@ struct nest {
 };
 
 struct order_state {
-	struct nest *st; /* see check_order */
+	struct nest *st; /* see place_first and stamp_first */
 	unsigned int n, cap;
 	__u64 floor;	 /* no later record may be stamped before this */
 	__u64 last;	 /* timestamp of the ring's previous record */
@@ -349,12 +349,14 @@ static bool stamp_first(struct order_state *o, __u64 ts, __u32 tid, unsigned int
 	return true;
 }
 
-/* The latest stamp of the records before the next one. */
-static __u64 order_latest(const struct order_state *o, bool stamp_first)
+/* How much earlier TS is than the latest stamp of the records before it. */
+static __u64 order_early_by(const struct order_state *o, bool stamp_first, __u64 ts)
 {
-	if (!o->n)
-		return o->floor;
-	return stamp_first ? o->st[o->n - 1].hi : o->st[0].lo > o->floor ? o->st[0].lo : o->floor;
+	__u64 latest = o->floor;
+
+	if (o->n)
+		latest = stamp_first ? o->st[o->n - 1].hi : o->st[0].lo;
+	return latest > ts ? latest - ts : 0;
 }
 
 static void check_order(struct pass1 *p, const struct gtsc_rec_hdr *h)
@@ -363,7 +365,7 @@ static void check_order(struct pass1 *p, const struct gtsc_rec_hdr *h)
 	struct order_state *o = &p->order[s][h->cpu];
 	bool (*place)(struct order_state *, __u64, __u32, unsigned int) =
 		p->stamp_first[s] ? stamp_first : place_first;
-	__u64 ts = h->ts_ns, latest = order_latest(o, p->stamp_first[s]);
+	__u64 ts = h->ts_ns, by = order_early_by(o, p->stamp_first[s], ts);
 	struct kmem_check *k = p->k;
 
 	if (place(o, ts, h->tid, stream_levels[s])) {
@@ -375,13 +377,13 @@ static void check_order(struct pass1 *p, const struct gtsc_rec_hdr *h)
 	} else {
 		if (p->preemptible[s]) {
 			o->preempted++;
-			if (latest - ts > o->max_preempted)
-				o->max_preempted = latest - ts;
+			if (by > o->max_preempted)
+				o->max_preempted = by;
 		} else {
 			if (!o->back++)
 				o->first_rec = k->s.records;
-			if (latest - ts > o->max_back)
-				o->max_back = latest - ts;
+			if (by > o->max_back)
+				o->max_back = by;
 			k->s.out_of_order++;
 		}
 		/* one misplaced record is one finding: start again from it */
