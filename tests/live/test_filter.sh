@@ -14,11 +14,14 @@ exec 3> "$TEST_TMP/go"
 wait_for "$TEST_TMP/pid" "$quiet" 5
 ( while :; do cat /proc/self/stat > /dev/null; done ) &
 noisy=$!
-"$GTSC" record -e syscalls,kmem -p $quiet -d 2 -o "$TEST_TMP/p.gtsc" 2> "$TEST_TMP/err" &
+# stopped once the storm has exited, not by a window it may outlive under load
+"$GTSC" record -e syscalls,kmem -p $quiet -d 120 -o "$TEST_TMP/p.gtsc" 2> "$TEST_TMP/err" &
 rpid=$!
 wait_for "$TEST_TMP/err" "recording" 10
 echo g >&3
 exec 3>&-
+wait $quiet
+stop_after_workload $rpid
 wait $rpid
 rc=$?
 check filter/record-exit "record -p failed: $(head -c 300 "$TEST_TMP/err")" [ $rc = 0 ]

@@ -24,13 +24,19 @@ timer_keys() {
 }
 
 d=$TEST_TMP
-perf record -q -a -m 16M -e timer:hrtimer_start -e timer:timer_start -o "$d/perf.data" \
-	> "$d/perf.out" 2>&1 &
+# perf starts disabled and acks its enabling on a control fifo (as in
+# test_kmem_perf.sh): both record the sleeps however long perf takes to start
+mkfifo "$d/ctl" "$d/ack"
+perf record -q -a -m 16M -D -1 --control "fifo:$d/ctl,$d/ack" -e timer:hrtimer_start \
+	-e timer:timer_start -o "$d/perf.data" > "$d/perf.out" 2>&1 &
 perf_pid=$!
 "$GTSC" record -e $EVENTS -a -o "$d/g.gtsc" 2> "$d/gtsc.err" &
 gpid=$!
 wait_for "$d/gtsc.err" "recording" 10
-sleep 0.5 # perf has no such line; its setup is well done by now
+echo enable > "$d/ctl"
+ack=""
+read -r -t 10 ack < "$d/ack"
+check $T/perf-started "perf did not ack its enabling: '$ack' $(head -c 200 "$d/perf.out")" [ "$ack" = ack ]
 for i in $(seq 20); do
 	sleep 0.01
 done

@@ -74,6 +74,14 @@ static void test_clean(struct test_ctx *t)
 	kmem_check__free(&k);
 }
 
+/* K found one record out of order, not explained by nesting, and says NEEDLE. */
+static void misordered_once(struct test_ctx *t, const struct kmem_check *k, const char *needle)
+{
+	CHECK(t, k->s.out_of_order == 1 && k->s.nested == 0 && has_finding(k, needle),
+	      "out of order %llu nested %llu, want '%s': %s", (unsigned long long)k->s.out_of_order,
+	      (unsigned long long)k->s.nested, needle, k->findings.buf);
+}
+
 static void test_out_of_order(struct test_ctx *t)
 {
 	struct ktrace kt;
@@ -88,8 +96,7 @@ static void test_out_of_order(struct test_ctx *t)
 	kt.ts = ts;
 	kt_free(&kt, K, 0, 5, PTR(1000));
 	close_and_check(t, &kt, &k);
-	CHECK(t, k.s.out_of_order == 1 && k.s.nested == 0, "out of order %llu nested %llu",
-	      (unsigned long long)k.s.out_of_order, (unsigned long long)k.s.nested);
+	misordered_once(t, &k, "CPU 0 of the kmem channel has 1 record earlier");
 	one_finding(t, &k, "CPU 0 of the kmem channel has 1 record earlier");
 	kmem_check__free(&k);
 }
@@ -163,6 +170,27 @@ static void test_preempted_7x(struct test_ctx *t)
 	kmem_check__free(&k);
 }
 
+/*
+ * Syscall events never happen in an interrupt: a syscall record earlier
+ * than the ones before it is a finding where programs are not preempted,
+ * though a kmem record in its place would be a nested interrupt's.
+ */
+static void test_syscall_not_nested(struct test_ctx *t)
+{
+	struct ktrace kt;
+	struct kmem_check k;
+
+	kt_open(&kt, "sysnest", NULL);
+	clean_records(&kt, 10);
+	for (int i = 0; i < 10; i++)
+		kt_sys_exit(&kt, 0);
+	kt.ts -= 3500; /* stamped before the last three, after the rest */
+	kt_sys_exit(&kt, 0);
+	close_and_check(t, &kt, &k);
+	misordered_once(t, &k, "CPU 0 of the syscalls channel has 1 record earlier");
+	kmem_check__free(&k);
+}
+
 /* An interrupt's events recorded inside another event's: a note only. */
 static void test_nested_interrupt(struct test_ctx *t)
 {
@@ -185,6 +213,113 @@ static void test_nested_interrupt(struct test_ctx *t)
 	      (unsigned long long)k.s.nested, (unsigned long long)k.s.out_of_order);
 	CHECK(t, k.s.nr_findings == 0, "%d findings: %s", k.s.nr_findings, k.findings.buf);
 	kmem_check__free(&k);
+}
+
+/*
+ * Records of CPU 0 as one ring may hold them (check_order): each an offset
+ * from a base time in µs and a task.  A record's stamp and its place in the
+ * ring are taken one after the other; an interrupt in between records its
+ * own events (other hooks', or the rescue programs') inside that window,
+ * as the interrupted task.  Ring channels and native overwrite rings take
+ * the place first, so the interrupted record comes first and is later than
+ * the interrupt's records; emulated flight channels stamp first, so it
+ * comes after them and is earlier.  Anything else is a finding.
+ */
+struct order_case {
+	const char *name;
+	const char *mode;  /* the kmem channel's: discard or overwrite */
+	bool native;	   /* FEATURES ringbuf_overwrite=yes */
+	int n;
+	struct {
+		unsigned int us;
+		__u32 tid;
+	} rec[12];
+	__u64 nested; /* records explained by an interrupt */
+	int findings;
+};
+
+#define T1 100 /* the task of most records */
+
+static const struct order_case order_cases[] = {
+	/* ring: a softirq (RCU frees) in the window of a task's record */
+	{ "ring_softirq", "discard", false, 7,
+	  { { 0, T1 }, { 50, T1 }, { 10, T1 }, { 11, T1 }, { 12, T1 }, { 13, T1 }, { 60, T1 } },
+	  1, 0 },
+	/* ring: task, then softirq in its window, then a hardirq in the softirq's */
+	{ "ring_three_levels", "discard", false, 8,
+	  { { 0, T1 }, { 90, T1 }, { 50, T1 }, { 10, T1 }, { 11, T1 }, { 60, T1 }, { 61, T1 },
+	    { 100, T1 } },
+	  2, 0 },
+	/* an interrupt runs as the task it interrupted: another task cannot be in the window */
+	{ "ring_other_task", "discard", false, 4,
+	  { { 0, T1 }, { 50, T1 }, { 10, 200 }, { 60, T1 } }, 0, 1 },
+	/* earlier than the record before the one before it, which no window holds */
+	{ "ring_misordered", "discard", false, 5,
+	  { { 10, T1 }, { 20, T1 }, { 30, T1 }, { 15, T1 }, { 40, T1 } }, 0, 1 },
+	/* five levels: deeper than task, softirq, hardirq and NMI */
+	{ "ring_five_levels", "discard", false, 7,
+	  { { 0, T1 }, { 90, T1 }, { 80, T1 }, { 70, T1 }, { 60, T1 }, { 50, T1 }, { 100, T1 } },
+	  3, 1 },
+	/* the flight order in a ring channel: the kernel cannot write it */
+	{ "ring_flight_order", "discard", false, 6,
+	  { { 0, T1 }, { 20, T1 }, { 21, T1 }, { 22, T1 }, { 10, T1 }, { 50, T1 } }, 0, 1 },
+	/* native overwrite rings reserve first, as ring channels do */
+	{ "native_softirq", "overwrite", true, 5,
+	  { { 0, T1 }, { 50, T1 }, { 10, T1 }, { 11, T1 }, { 60, T1 } }, 1, 0 },
+	{ "native_flight_order", "overwrite", true, 6,
+	  { { 0, T1 }, { 20, T1 }, { 21, T1 }, { 22, T1 }, { 10, T1 }, { 50, T1 } }, 0, 1 },
+	/* emulated flight: four interrupt records before the one they interrupted (seen live) */
+	{ "flight_softirq", "overwrite", false, 7,
+	  { { 0, T1 }, { 20, T1 }, { 21, T1 }, { 22, T1 }, { 23, T1 }, { 10, T1 }, { 50, T1 } },
+	  1, 0 },
+	/* emulated flight: hardirq records in a softirq's window, in a task record's */
+	{ "flight_three_levels", "overwrite", false, 7,
+	  { { 0, T1 }, { 3, T1 }, { 4, T1 }, { 2, T1 }, { 5, T1 }, { 1, T1 }, { 10, T1 } }, 2, 0 },
+	/* stamped inside a record's window, but placed after it */
+	{ "flight_misordered", "overwrite", false, 5,
+	  { { 10, T1 }, { 30, T1 }, { 20, T1 }, { 25, T1 }, { 40, T1 } }, 1, 1 },
+	{ "flight_other_task", "overwrite", false, 4,
+	  { { 0, T1 }, { 20, 200 }, { 10, T1 }, { 50, T1 } }, 0, 1 },
+	/* the ring order in an emulated flight channel */
+	{ "flight_ring_order", "overwrite", false, 5,
+	  { { 0, T1 }, { 50, T1 }, { 10, T1 }, { 11, T1 }, { 60, T1 } }, 1, 1 },
+	/* a window longer than 10 ms */
+	{ "flight_long_window", "overwrite", false, 4,
+	  { { 0, T1 }, { 20000, T1 }, { 5, T1 }, { 30000, T1 } }, 0, 1 },
+};
+
+/* Each case's records on CPU 0, their frees on CPU 1 long after. */
+static void test_nesting_orders(struct test_ctx *t)
+{
+	for (size_t c = 0; c < sizeof(order_cases) / sizeof(order_cases[0]); c++) {
+		const struct order_case *oc = &order_cases[c];
+		struct ktrace kt;
+		struct kmem_check k;
+		__u64 base;
+
+		kt_open_ex(&kt, oc->name, NULL, "", oc->mode);
+		if (oc->native)
+			kt_chunk(&kt, GTSC_CHUNK_FEATURES, "ringbuf_overwrite=yes\n");
+		clean_records(&kt, 10);
+		base = kt.ts + 1000000;
+		for (int i = 0; i < oc->n; i++) {
+			kt.ts = base + oc->rec[i].us * 1000ULL;
+			kt_alloc_pid(&kt, K, 0, oc->rec[i].tid, 1, PTR(3000 + i), 8, 8);
+		}
+		kt.ts = base + 100000000;
+		for (int i = 0; i < oc->n; i++)
+			kt_free(&kt, K, 1, 5, PTR(3000 + i));
+		close_and_check(t, &kt, &k);
+		CHECK(t, k.s.nested == oc->nested && k.s.nr_findings == oc->findings &&
+				 k.s.out_of_order == (__u64)oc->findings,
+		      "%s: nested %llu (want %llu), %d findings (want %d): %s", oc->name,
+		      (unsigned long long)k.s.nested, (unsigned long long)oc->nested,
+		      k.s.nr_findings, oc->findings, k.findings.buf);
+		if (oc->findings)
+			CHECK(t, has_finding(&k, "CPU 0 of the kmem channel has 1 record earlier"),
+			      "%s: %s", oc->name, k.findings.buf);
+		kmem_check__free(&k);
+	}
 }
 
 /* Offset of the first DATA chunk's header, walking the chunk headers. */
@@ -511,6 +646,8 @@ static const struct test_case cases[] = {
 	{ "clean", test_clean },
 	{ "out_of_order", test_out_of_order },
 	{ "nested_interrupt", test_nested_interrupt },
+	{ "nesting_orders", test_nesting_orders },
+	{ "syscall_not_nested", test_syscall_not_nested },
 	{ "preempted_rt", test_preempted_rt },
 	{ "preempted_7x", test_preempted_7x },
 	{ "bad_crc", test_bad_crc },

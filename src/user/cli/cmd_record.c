@@ -854,7 +854,13 @@ static void progress_show(struct record_run *r, struct progress *p)
 	p->shown = true;
 	p->last_ns = now;
 	p->last_events = events;
-	p->next_ns = now + 1000000000ULL;
+	/*
+	 * On whole seconds from the start, not a second after this line: late
+	 * rounds (a loaded machine) would push each refresh further back, and
+	 * a -d 2.5 recording showed one line where two seconds had passed.
+	 */
+	while (p->next_ns <= now)
+		p->next_ns += 1000000000ULL;
 }
 
 static void progress_end(const struct progress *p)

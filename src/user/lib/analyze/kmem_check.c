@@ -16,17 +16,44 @@
 
 #define MAX_CPUS 1024	/* GTSC_MAX_CPUS: a record naming a higher CPU is damaged */
 #define MAX_CHANNELS 16 /* GTSC_MAX_CHANNELS */
-/* An interrupt's events recorded while the event it interrupted was taking its time stamp. */
+/* A window holding another event's records lasts less (a softirq's run, under TCG). */
 #define NEST_MAX_NS 10000000ULL
+/* Task, softirq, hardirq, NMI: a record's window holds at most three levels more. */
+#define NEST_LEVELS 4
 
-/* The rings records come from: a record's type says which channel wrote it. */
-enum stream { S_TASK, S_SYSCALLS, S_KMEM, S_OTHER, S_MAX };
-static const char *const stream_channel[S_MAX] = { "task", "syscalls", "kmem", "other" };
+/*
+ * The rings records come from: a record's type says which channel wrote it
+ * (printf records go to the funcs channel unless a tool routes them).
+ */
+enum stream { S_TASK, S_SYSCALLS, S_KMEM, S_FUNCS, S_EVENTS, S_MAX };
+static const char *const stream_channel[S_MAX] = { "task", "syscalls", "kmem", "funcs", "events" };
+/*
+ * How deep their writers nest on one CPU (check_order): syscall and task
+ * events never happen in an interrupt, and a classic tracepoint program
+ * (events) never runs inside another (the kernel's per-CPU bpf_prog_active
+ * skips it); kmem events do, as may function probes and printf.
+ */
+static const unsigned int stream_levels[S_MAX] = {
+	[S_TASK] = 1, [S_SYSCALLS] = 1, [S_KMEM] = NEST_LEVELS, [S_FUNCS] = NEST_LEVELS, [S_EVENTS] = 1,
+};
+
+/*
+ * One record's time stamp and task, as order_state keeps them: LO is the
+ * stamp; HI the latest stamp of the records nested in its window (stamps
+ * first) or the record's own (position first); DEPTH the levels its window
+ * holds, itself included.
+ */
+struct nest {
+	__u64 lo, hi;
+	__u32 tid;
+	__u32 depth;
+};
 
 struct order_state {
+	struct nest *st; /* see place_first and stamp_first */
+	unsigned int n, cap;
+	__u64 floor;	 /* no later record may be stamped before this */
 	__u64 last;	 /* timestamp of the ring's previous record */
-	__u64 before;	 /* and of the record before that */
-	__u64 before2;	 /* and of the one before that */
 	__u64 back;	 /* records earlier than the one before them */
 	__u64 max_back;	 /* by how much, at most */
 	__u64 first_rec; /* file position (record number) of the first */
@@ -39,6 +66,7 @@ struct pass1 {
 	struct kmem_check *k;
 	bool newer_abi; /* the recorder's record ABI is newer than ours */
 	bool preemptible[S_MAX]; /* the channel's programs ran preemptible */
+	bool stamp_first[S_MAX]; /* its records are stamped before their place in the ring is taken */
 	struct order_state (*order)[MAX_CPUS];
 	unsigned int nr_cpus; /* the highest CPU in order, plus one: what report_order walks */
 	__u64 in_file[S_MAX];		  /* records the kernel wrote, by channel */
@@ -105,8 +133,10 @@ static enum stream stream_of(__u16 type)
 		return S_KMEM;
 	case GTSC_REC_TASK:
 		return S_TASK;
+	case GTSC_REC_TRACEPOINT:
+		return S_EVENTS;
 	default:
-		return S_OTHER;
+		return S_FUNCS;
 	}
 }
 
@@ -178,45 +208,189 @@ static bool from_userspace(const struct gtsc_rec_hdr *h, const char *rec)
 }
 
 /*
- * An event interrupted between reserving its record and reading the clock is
- * stamped after the interrupt's own events, which follow it in the ring: the
- * one record then stands later than those after it, and they are not earlier
- * than the record before it.  That is the kernel's doing, not the file's.
- * Two levels deep (an interrupt in a program that was itself held up while
- * stamping: seen on 6.19 under TCG), the record is earlier than the two
- * before it but not than the third.
+ * ---- time order within one CPU's ring ----
+ * A record has a stamp (the clock read into its header) and a place in its
+ * ring (the reservation, or for an emulated flight channel the fetch-add on
+ * its region's head at commit), taken in one order or the other:
+ *  - place first: gtsc_reserve, then gtsc_fill_hdr (ring channels, native
+ *    overwrite rings), for the task, kmem and funcs records;
+ *  - stamp first: the header is filled in scratch memory and copied in
+ *    afterwards: gtsc_output (syscalls), tp_output (events), and every
+ *    record of an emulated flight channel (gtsc_flight_begin stamps,
+ *    gtsc_flight_commit places).
+ * The span between the two is the record's window.  An interrupt arriving
+ * in it runs to its end inside it, and its programs (a kmem hook's first
+ * program for another hook's event, or a rescue program for the same hook)
+ * take both stamp and place of each of their records inside the window: on
+ * x86 the task, its softirq, a hardirq and an NMI nest on one CPU as a
+ * stack, four levels, and the interrupt runs as the interrupted task
+ * (`current`), so its records carry the same tid.  The windows on one CPU
+ * are therefore nested or disjoint, and the ring holds:
+ *  - place first: a record, then the records of its window, all stamped
+ *    after its place (after every record stamped before it, but those whose
+ *    window holds it) and before its own stamp; then records stamped after
+ *    it.  The interrupt's records are earlier than the record before them.
+ *  - stamp first: the records of its window, all stamped after it, then the
+ *    record; before them only records stamped before it, after it only
+ *    records stamped after its place (after all of its window's).  The
+ *    record is earlier than the ones before it.
+ * Any other order (a record earlier than one whose window cannot hold it, a
+ * different task, more than four levels, a window longer than NEST_MAX_NS)
+ * the kernel cannot write.  These are checked exactly, each record once.
  */
-static bool nested_interrupt(const struct order_state *o, __u64 ts)
+
+static struct nest *order_push(struct order_state *o)
 {
-	return (ts >= o->before || ts >= o->before2) && o->last - ts <= NEST_MAX_NS;
+	if (o->n == o->cap) {
+		unsigned int cap = o->cap ? o->cap * 2 : 8;
+		struct nest *st = realloc(o->st, cap * sizeof(*st));
+
+		if (!st)
+			return NULL;
+		o->st = st;
+		o->cap = cap;
+	}
+	return &o->st[o->n++];
+}
+
+static void order_reset(struct order_state *o)
+{
+	o->n = 0;
+	o->floor = 0;
+}
+
+/*
+ * Place first.  o->st holds the records whose window may still hold the next
+ * one, outermost first, stamps falling: the next record is in the window of
+ * each whose stamp is after its own (and of no other), which must be the
+ * same task, not too deep, and stamped after o->floor (every record before
+ * it outside such a window).
+ */
+static bool place_first(struct order_state *o, __u64 ts, __u32 tid, unsigned int levels)
+{
+	struct nest *top;
+
+	while (o->n && o->st[o->n - 1].lo <= ts) {
+		if (o->st[o->n - 1].lo > o->floor)
+			o->floor = o->st[o->n - 1].lo;
+		o->n--;
+	}
+	if (ts < o->floor)
+		return false;
+	if (o->n) {
+		top = &o->st[o->n - 1];
+		if (top->tid != tid || o->n >= levels || top->lo - ts > NEST_MAX_NS)
+			return false;
+	}
+	top = order_push(o);
+	if (!top)
+		return false;
+	*top = (struct nest){ .lo = ts, .hi = ts, .tid = tid, .depth = 1 };
+	return true;
+}
+
+/*
+ * Stamps first: the records no later one can take into its window any more
+ * (one at the full depth, or a window's length before LATEST, and all
+ * before it) go, only the latest of their stamps still matters.
+ */
+static void order_settle(struct order_state *o, __u64 latest, unsigned int levels)
+{
+	unsigned int drop = o->n;
+
+	while (drop && o->st[drop - 1].depth < levels &&
+	       o->st[drop - 1].hi + NEST_MAX_NS >= latest)
+		drop--;
+	if (!drop)
+		return;
+	if (o->st[drop - 1].hi > o->floor)
+		o->floor = o->st[drop - 1].hi;
+	memmove(o->st, o->st + drop, (o->n - drop) * sizeof(*o->st));
+	o->n -= drop;
+}
+
+/*
+ * Stamps first.  o->st holds the records not yet known to be in a later
+ * one's window, each with the stamps of its window ([lo, hi]), in file
+ * order, the ranges rising.  A record stamped at TS holds in its window the
+ * run of them stamped after it, which must be of its task, nest less than
+ * LEVELS deep and span at most NEST_MAX_NS; all before that run must
+ * be stamped at or before TS.
+ */
+static bool stamp_first(struct order_state *o, __u64 ts, __u32 tid, unsigned int levels)
+{
+	unsigned int i = o->n, depth = 0;
+	__u64 hi = ts;
+	struct nest *e;
+
+	while (i && o->st[i - 1].lo > ts) {
+		i--;
+		if (o->st[i].depth > depth)
+			depth = o->st[i].depth;
+	}
+	if (i ? o->st[i - 1].hi > ts : o->floor > ts)
+		return false;
+	if (i < o->n) {
+		hi = o->st[o->n - 1].hi;
+		if (o->st[i].tid != tid || depth >= levels || hi - ts > NEST_MAX_NS)
+			return false;
+	}
+	o->n = i;
+	if (o->n && o->st[0].tid != tid) { /* one task's records in o->st: no other can hold them */
+		o->floor = o->st[o->n - 1].hi;
+		o->n = 0;
+	}
+	e = order_push(o);
+	if (!e)
+		return false;
+	*e = (struct nest){ .lo = ts, .hi = hi, .tid = tid, .depth = depth + 1 };
+	if (o->n == o->cap)
+		order_settle(o, hi, levels);
+	return true;
+}
+
+/* How much earlier TS is than the latest stamp of the records before it. */
+static __u64 order_early_by(const struct order_state *o, bool stamp_first, __u64 ts)
+{
+	__u64 latest = o->floor;
+
+	if (o->n)
+		latest = stamp_first ? o->st[o->n - 1].hi : o->st[0].lo;
+	return latest > ts ? latest - ts : 0;
 }
 
 static void check_order(struct pass1 *p, const struct gtsc_rec_hdr *h)
 {
-	struct order_state *o = &p->order[stream_of(h->type)][h->cpu];
+	enum stream s = stream_of(h->type);
+	struct order_state *o = &p->order[s][h->cpu];
+	bool (*place)(struct order_state *, __u64, __u32, unsigned int) =
+		p->stamp_first[s] ? stamp_first : place_first;
+	__u64 ts = h->ts_ns, by = order_early_by(o, p->stamp_first[s], ts);
 	struct kmem_check *k = p->k;
 
-	if (o->seen && h->ts_ns < o->last) {
-		if (nested_interrupt(o, h->ts_ns)) {
+	if (place(o, ts, h->tid, stream_levels[s])) {
+		if (o->seen && ts < o->last) {
 			k->s.nested++;
-			if (o->last - h->ts_ns > k->s.max_nested_ns)
-				k->s.max_nested_ns = o->last - h->ts_ns;
-		} else if (p->preemptible[stream_of(h->type)]) {
+			if (o->last - ts > k->s.max_nested_ns)
+				k->s.max_nested_ns = o->last - ts;
+		}
+	} else {
+		if (p->preemptible[s]) {
 			o->preempted++;
-			if (o->last - h->ts_ns > o->max_preempted)
-				o->max_preempted = o->last - h->ts_ns;
+			if (by > o->max_preempted)
+				o->max_preempted = by;
 		} else {
 			if (!o->back++)
 				o->first_rec = k->s.records;
-			if (o->last - h->ts_ns > o->max_back)
-				o->max_back = o->last - h->ts_ns;
+			if (by > o->max_back)
+				o->max_back = by;
 			k->s.out_of_order++;
 		}
+		/* one misplaced record is one finding: start again from it */
+		order_reset(o);
+		place(o, ts, h->tid, stream_levels[s]);
 	}
-	/* against the previous record only: one misplaced record is one finding */
-	o->before2 = o->before;
-	o->before = o->last;
-	o->last = h->ts_ns;
+	o->last = ts;
 	o->seen = true;
 }
 
@@ -260,7 +434,7 @@ static void report_order(struct pass1 *p)
 
 			if (o->preempted)
 				note(p->k,
-				     "CPU %d of the %s channel has %llu record%s earlier than the "
+				     "CPU %d of the %s channel has %llu record%s earlier than a "
 				     "record before it (by up to %.6f s): this kernel runs its "
 				     "programs preemptible (PREEMPT_RT, or 7.x's syscall "
 				     "tracepoints), and one preempted between reading the clock "
@@ -270,9 +444,10 @@ static void report_order(struct pass1 *p)
 			if (!o->back)
 				continue;
 			finding(p->k,
-				"CPU %d of the %s channel has %llu record%s earlier than the "
+				"CPU %d of the %s channel has %llu record%s earlier than a "
 				"record before it (by up to %.6f s; the first is record %llu of "
-				"the file): its ring was not written in time order.",
+				"the file) that no interrupt nested in their writing explains: "
+				"its ring was not written in time order.",
 				cpu, stream_channel[s], (unsigned long long)o->back,
 				o->back > 1 ? "s" : "", o->max_back / 1e9,
 				(unsigned long long)o->first_rec);
@@ -334,6 +509,24 @@ static int read_unordered(const char *path, struct pass1 *p)
 
 /* ---- whole-trace facts: header, damage, counts against the trailer ---- */
 
+/* Which order stream S's records take their stamp and place in (check_order). */
+static bool stamps_first(const struct gtsc_reader *r, enum stream s)
+{
+	const char *native = gtsc_reader__feature(r, "ringbuf_overwrite");
+	size_t n = 0;
+	const struct trace_channel *ch = gtsc_reader__channels(r, &n);
+
+	if (s == S_SYSCALLS || s == S_EVENTS)
+		return true;
+	/* before native rings, every flight channel was emulated */
+	if (native && !strncmp(native, "yes", 3))
+		return false;
+	for (size_t i = 0; ch && i < n; i++)
+		if (!strcmp(ch[i].name, stream_channel[s]))
+			return !strcmp(ch[i].mode, "overwrite");
+	return false;
+}
+
 static void describe(struct kmem_check *k, const char *path, const struct gtsc_reader *r,
 		     struct pass1 *p)
 {
@@ -349,8 +542,10 @@ static void describe(struct kmem_check *k, const char *path, const struct gtsc_r
 		close(fd);
 	}
 	p->newer_abi = fh.rec_abi_minor > GTSC_REC_ABI_MINOR;
-	for (int st = 0; st < S_MAX; st++)
+	for (int st = 0; st < S_MAX; st++) {
 		p->preemptible[st] = gtsc_uts_bpf_preemptible(kernel, uts_version, st == S_SYSCALLS);
+		p->stamp_first[st] = stamps_first(r, st);
+	}
 	snprintf(k->s.format, sizeof(k->s.format),
 		 "format %u.%u, record ABI %u.%u, kernel %s, %s cpus", fh.version_major,
 		 fh.version_minor, fh.rec_abi_major, fh.rec_abi_minor, kernel ? kernel : "?",
@@ -359,7 +554,7 @@ static void describe(struct kmem_check *k, const char *path, const struct gtsc_r
 
 static int channel_stream(const char *name)
 {
-	for (int s = 0; s < S_OTHER; s++)
+	for (int s = 0; s < S_FUNCS; s++) /* the channels whose records are all counted here */
 		if (!strcmp(name, stream_channel[s]))
 			return s;
 	return -1;
@@ -598,6 +793,9 @@ int kmem_check__run(const char *path, struct kmem_check *k)
 		err = check_kmem(k, path);
 	}
 	gtsc_reader__close(r);
+	for (int s = 0; s < S_MAX; s++)
+		for (int cpu = 0; cpu < MAX_CPUS; cpu++)
+			free(p.order[s][cpu].st);
 	free(p.order);
 	return err ?: strbuf_err(&k->findings) ?: strbuf_err(&k->warnings) ?: strbuf_err(&k->notes);
 }
