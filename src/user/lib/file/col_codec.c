@@ -44,6 +44,8 @@
 
 #include "col_codec.h"
 #include "col_codec_int.h"
+#include "trace_reader.h"
+#include "trace_util.h"
 
 #define COL_VERSION 1
 
@@ -990,7 +992,7 @@ struct hdr_state {
  * fields), c->cnt[type] counts them.  Returns how many, 0 for bad streams.
  */
 static unsigned int block_headers(struct col_coder *c, struct hdr_state *hs, char *out,
-				  size_t *off, size_t out_len, bool *pairs)
+				  size_t *off, size_t out_len, bool *pairs, struct col_index *ix)
 {
 	static const struct col_type none = { .expect = sizeof(struct gtsc_rec_hdr),
 					      .end = sizeof(struct gtsc_rec_hdr) };
@@ -1036,6 +1038,13 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *hs, cha
 		if (size > cur)
 			getb_small(&st[S_TAIL], r + cur, size - cur, &bad);
 		c->blk[n++] = (__u32)o;
+		if (ix) {
+			ix->refs[ix->n++] = (struct trace_rec_ref){ .ts = hs->ts,
+					.rec = (const struct gtsc_rec_hdr *)r };
+			ix->max = hs->ts > ix->max ? hs->ts : ix->max;
+			ix->ok &= !(size % 8) &&
+				  (type >= GTSC_REC_TYPE_MAX || size >= trace_rec_min_sizes[type]);
+		}
 		if (ct->nr) {
 			c->list[type][c->cnt[type]++] = (__u32)o;
 			c->cut[type] |= size < ct->end;
@@ -1087,7 +1096,8 @@ static int open_streams(struct col_coder *c, const __u8 *in, size_t len, __u64 *
 	return data == in + len ? 0 : -EBADMSG;
 }
 
-int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len)
+int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len,
+		      struct col_index *ix)
 {
 	struct hdr_state hs = {};
 	size_t off = 0;
@@ -1099,13 +1109,18 @@ int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out
 	err = open_streams(c, in, len, &nrec);
 	if (err)
 		return err;
+	if (ix) {
+		ix->n = 0;
+		ix->max = 0;
+		ix->ok = true;
+	}
 	while (off < out_len) {
 		bool pairs = false;
 		unsigned int nb;
 
 		memset(c->cnt, 0, sizeof(c->cnt));
 		memset(c->cut, 0, sizeof(c->cut));
-		nb = block_headers(c, &hs, out, &off, out_len, &pairs);
+		nb = block_headers(c, &hs, out, &off, out_len, &pairs, ix);
 		if (!nb)
 			return -EBADMSG;
 		for (unsigned int t = 0; t < GTSC_REC_TYPE_MAX; t++)

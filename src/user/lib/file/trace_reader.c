@@ -1410,7 +1410,7 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 {
 	char why[UNPACK_WHY];
 
-	r->n_pend += index_chunk(c, data, r->pend + r->n_pend, batch_max, why);
+	r->n_pend += unpack_index(&r->unpack, c, data, r->pend + r->n_pend, batch_max, why);
 	if (why[0])
 		mark_damaged(r, true, "%s", why);
 }
@@ -1504,7 +1504,9 @@ static int read_data_chunk(struct gtsc_reader *r, __u64 *batch_max)
 	b = get_rbuf(r, c->h.raw_len);
 	if (!b)
 		return -ENOMEM;
+	r->unpack.ix.refs = r->pend + r->n_pend; /* a column chunk is indexed as it decodes */
 	err = load_payload(r, c, b->data, true);
+	r->unpack.ix.refs = NULL;
 	if (err < 0)
 		return err;
 	if (err) {
