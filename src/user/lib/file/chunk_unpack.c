@@ -154,7 +154,7 @@ static int unzstd(struct unpacker *u, const struct data_chunk *c, const char *in
 		return err;
 	err = col_coder__decode(u->cols, u->colbuf, clen, out, c->h.raw_len,
 				u->ix.refs ? &u->ix : NULL);
-	u->indexed = !err && u->ix.refs && u->ix.ok;
+	u->indexed = !err && u->ix.ok ? u->ix.refs : NULL;
 	if (err == -ENOTSUP)
 		return damaged(u, "chunk %u at byte %llu holds columns of a layout this gtsc-bpf does not know: a newer recorder wrote it; records before it are readable",
 			       c->idx, (unsigned long long)c->pos);
@@ -194,7 +194,7 @@ int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct da
 	char *in = out;
 	ssize_t n;
 
-	u->indexed = false;
+	u->indexed = NULL;
 	if (packed && !stored) {
 		if (trace_grow_array((void **)&u->stored, &u->stored_cap, h->len, 1))
 			return -ENOMEM;
@@ -271,7 +271,7 @@ size_t index_chunk(const struct data_chunk *c, const char *data, struct trace_re
 size_t unpack_index(const struct unpacker *u, const struct data_chunk *c, const char *data,
 		    struct trace_rec_ref *refs, __u64 *max, char *why)
 {
-	if (!u->indexed || refs != u->ix.refs)
+	if (!refs || refs != u->indexed)
 		return index_chunk(c, data, refs, max, why);
 	/* the decoder's index saves a pass over the rows: ~4% of report --kmem's CPU */
 	if (u->ix.max > *max)

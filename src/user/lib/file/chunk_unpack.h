@@ -42,7 +42,7 @@ struct unpacker {
 	 * is decoded: unpack_index() then need not read the records again.
 	 */
 	struct col_index ix;
-	bool indexed;
+	const struct trace_rec_ref *indexed; /* where the last chunk was indexed, or NULL */
 };
 
 /* Grows *ARR (*CAP elements of ELEM bytes) to hold NEED, doubling: 0 or -ENOMEM. */
