@@ -32,8 +32,9 @@
  *   for twice the encoding time: not kept.)  What is left is mostly the
  *   timestamps' jitter (~1.7 bytes per event on make) and captured user
  *   memory (tar: 2.4 of its 7).  Cost, on one CPU: encoding ~55 ns per
- *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~50 + ~10 (LZ4:
- *   a few).
+ *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~30 with the
+ *   index + ~3 (LZ4 of the rows ~12, then index_chunk() ~5: perf record of
+ *   report --kmem).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -704,9 +705,15 @@ size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *
  * takes from its enter (record order again).  The streams are independent,
  * so the order in which they are read does not change a byte.  Blocks keep
  * the rows being filled in the L1/L2 cache: a whole 4 MiB chunk per column
- * would go to memory once per field.  Measured against the decoder that
- * went record by record, field by field (one CPU, kmem_load's 3.7 M
- * records): 58 -> NN ns per record.
+ * would go to memory once per field.  Measured with the decoder alone
+ * (records of bench/read_speed.sh's traces in 4 MiB chunks, best of 7, one
+ * CPU, load 8-10), against the one that went record by record, field by
+ * field: kmem_load's 3.7 M records 40.6 -> 28.8 ns per record, openread's
+ * 2.2 M syscall records 30.3 -> 31.2, both now making the reader's index
+ * too (col_index), which saves index_chunk()'s pass.  Tried and slower or
+ * within noise: the header a field at a time as well (16 live pointers
+ * otherwise; 28.8 -> 30.4), eight one-byte varints per load and test
+ * (28.8 -> 31.1: half of kmem's small fields take two bytes).
  */
 
 /* The slow path of rdv(): fewer than 10 bytes left. */
@@ -852,10 +859,7 @@ static __attribute__((always_inline)) inline void field_one(struct field_run *fr
 /*
  * Field F of the block's records of its type at OFFS[0, N), coded CODING in
  * SIZE bytes (constants once inlined: one loop per coding and size).
- * Measured with the decoder alone on kmem_load's 3.7 M records: 40.6 ns
- * per record for the decoder that went record by record, field by field;
- * 28.7 with these loops.  Taking eight one-byte varints with one load and
- * one test was slower (31.1): half of kmem's small fields take two bytes.
+ * (The measures are at the top of this section.)
  */
 static __attribute__((always_inline)) inline void
 field_loop(struct col_coder *c, const struct col_field *f, char *out, const __u32 *offs,
