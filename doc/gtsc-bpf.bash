@@ -15,8 +15,21 @@ _gtsc_bpf()
 		return
 	fi
 	case $prev in
-	-i | --input | -o | --output)
+	-i | --input)
 		COMPREPLY=($(compgen -f -X '!*.gtsc*' -- "$cur") $(compgen -d -- "$cur"))
+		return
+		;;
+	-o | --output)
+		# convert writes JSON or a CTF directory, the others traces
+		if [ "$cmd" = convert ]; then
+			COMPREPLY=($(compgen -f -- "$cur"))
+		else
+			COMPREPLY=($(compgen -f -X '!*.gtsc*' -- "$cur") $(compgen -d -- "$cur"))
+		fi
+		return
+		;;
+	--to)
+		COMPREPLY=($(compgen -W "perfetto ctf" -- "$cur"))
 		return
 		;;
 	--cgroup)

@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# Regenerates src/user/lib/decode/syscall_builtin.c, the compiled-in syscall table
+# Regenerates src/user/lib/file/syscall_builtin.c, the compiled-in syscall table
 # (argument names and C types) that `record` uses when tracefs or its
 # events/syscalls are absent.  The rows are read from a running kernel's
 # tracefs, so they are exactly what the tracefs path would have recorded;
 # syscalls that kernel has no event for (modules, kexec configured out) come
 # from the list at the end.  Rows are keyed by the tracefs event name
 # (newstat, not stat: metadata.c maps one to the other) and sorted for bsearch.
-#   scripts/gen-syscall-builtin.sh [TRACEFS] > src/user/lib/decode/syscall_builtin.c
+#   scripts/gen-syscall-builtin.sh [TRACEFS] > src/user/lib/file/syscall_builtin.c
 set -euo pipefail
 TRACEFS=${1:-/sys/kernel/tracing}
 [ -d "$TRACEFS/events/syscalls" ] || { echo "no $TRACEFS/events/syscalls" >&2; exit 1; }

@@ -80,6 +80,7 @@ run_lane() {
 			[ -x "$t" ] || continue
 			counted "unit/${t##*/}" "$UNIT_TIMEOUT" "$t"
 		done
+		counted unit/lib_stages "$UNIT_TIMEOUT" bash tests/unit/lib_stages.sh
 		;;
 	live)
 		if [ "$(id -u)" != 0 ]; then

@@ -42,11 +42,24 @@ for c in $cmds; do
 done
 check library/man-pages "no proper man page for:$nopage ($(echo $cmds | wc -w) commands)" \
 	[ -n "$cmds" -a -z "$nopage" -a -s "$D/usr/share/man/man1/gtsc-bpf.1" ]
+# Each command's page has its examples, one a line (help2man would fill
+# them into one paragraph), and report's page every mode's options.
+noex=
+for c in $cmds; do
+	grep -A2 '^\.SS "examples\?:"' "$D/usr/share/man/man1/gtsc-bpf-$c.1" 2> /dev/null | grep -q '^\.nf' ||
+		noex="$noex $c"
+done
+check library/man-examples "no examples, or filled into a paragraph, in the pages of:$noex" [ -z "$noex" ]
+rp=$D/usr/share/man/man1/gtsc-bpf-report.1
+nomode=$(for o in string.-limit failed sort raw.-ip folded; do
+	grep -q "^ *.-.-$o\|^ *.-[a-zA-Z], .-.-$o" "$rp" 2> /dev/null || printf '%s ' "--${o/.-/-}"; done)
+check library/man-report-modes "gtsc-bpf-report(1) does not describe: $nomode" [ -z "$nomode" ]
 compl=$(PATH=$D/usr/bin:$PATH bash -c ". $D/usr/share/bash-completion/completions/gtsc-bpf
 	COMP_WORDS=(gtsc-bpf rec); COMP_CWORD=1; _gtsc_bpf; echo \${COMPREPLY[*]}
-	COMP_WORDS=(gtsc-bpf report --summ); COMP_CWORD=2; _gtsc_bpf; echo \${COMPREPLY[*]}" 2>&1)
-check library/completion "completion of 'rec' and 'report --summ' gave: $compl" \
-	[ "$compl" = "record"$'\n'"--summary" ]
+	COMP_WORDS=(gtsc-bpf report --summ); COMP_CWORD=2; _gtsc_bpf; echo \${COMPREPLY[*]}
+	COMP_WORDS=(gtsc-bpf convert --to ''); COMP_CWORD=3; _gtsc_bpf; echo \${COMPREPLY[*]}" 2>&1)
+check library/completion "completion of 'rec', 'report --summ' and 'convert --to ' gave: $compl" \
+	[ "$compl" = "record"$'\n'"--summary"$'\n'"perfetto ctf" ]
 make -s -C "$ROOT" uninstall DESTDIR="$D" PREFIX=/usr > "$TEST_TMP/uninstall" 2>&1
 left=$(cd "$D" && find . -type f | head -5 | tr '\n' ' ')
 check library/uninstall "make uninstall left: $left" [ -z "$left" ]

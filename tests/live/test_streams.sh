@@ -57,6 +57,18 @@ cat "$T/s.gtsc" | "$GTSC" convert -i - --to perfetto -o "$T/p1.json" 2> "$T/err"
 check streams/convert-stream "convert -i - differs from convert -i FILE: $(head -c 200 "$T/err")" \
 	cmp -s "$T/p1.json" "$T/p2.json"
 
+# a reader gone before the first byte (true exits at once, record starts
+# later): one sentence and exit 1, as for a reader that leaves later, never
+# a silent death by SIGPIPE; the command still gets SIGPIPE's default
+{ sleep 0.3; "$GTSC" record -q -o - -- sh -c 'exit 7' 2> "$T/err"; } | true
+rc=${PIPESTATUS[0]}
+check_expr streams/pipe-closed "record -o - into a closed pipe exited $rc: $(head -c 200 "$T/err")" \
+	'[ $rc = 1 ] && has_line "$T/err" "Broken pipe"'
+"$GTSC" record -q -o - -- grep SigIgn /proc/self/status 2> "$T/err" > /dev/null
+ign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "$T/err")
+check streams/pipe-command-sigpipe "the command of record -o - ignores SIGPIPE: SigIgn '$ign'" \
+	[ -n "$ign" -a "$(((0x${ign:-1} >> 12) & 1))" = 0 ]
+
 # a stream cut in its middle: the records of its whole chunks, exit 3
 size=$(stat -c %s "$T/s.gtsc")
 head -c $((size / 2)) "$T/s.gtsc" | "$GTSC" report -i - > "$T/cut" 2> "$T/cut.err"

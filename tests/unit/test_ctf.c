@@ -330,6 +330,35 @@ static void test_tracepoint_names(struct test_ctx *t)
 	ctf_classes__free(c);
 }
 
+/*
+ * The task channel's fork as LTTng's sched_process_fork, with the parent_tid
+ * Trace Compass's fork handler reads (the parent process's id: the record
+ * does not say which of its threads forked).
+ */
+static void test_fork_names(struct test_ctx *t)
+{
+	static const struct gtsc_field f[] = {
+		{ .name = "parent_pid", .offset = 32, .size = 4, .type = GTSC_FT_UINT },
+		{ .name = "new_comm", .offset = 48, .size = 16, .type = GTSC_FT_CHARS },
+	};
+	static const struct gtsc_event_class ec = { .group = "task", .name = "task_fork",
+						    .fields = f, .nr_fields = 2 };
+	static const char *const want[] = { "parent_pid", "child_comm", "child_tid", "child_pid",
+					    "parent_tid" };
+	struct gtsc_rec_hdr rec = { .type = GTSC_REC_TASK, .size = 64 };
+	struct ctf_classes *c = ctf_classes__new(NULL);
+	const struct ctf_class *cc = c ? ctf_classes__of(c, &ec, &rec) : NULL;
+
+	CHECK(t, cc && !strcmp(cc->name, "sched_process_fork") && cc->nr_fields == 5,
+	      "fork: %s, %u fields", cc ? cc->name : "", cc ? cc->nr_fields : 0);
+	for (unsigned int i = 0; cc && i < cc->nr_fields && i < 5; i++)
+		CHECK(t, !strcmp(cc->fields[i].name, want[i]), "field %u is %s, not %s", i,
+		      cc->fields[i].name, want[i]);
+	CHECK(t, !cc || cc->nr_fields < 5 || (cc->fields[4].f == &f[0] && cc->fields[4].type == CTF_INT),
+	      "parent_tid is not the record's parent_pid");
+	ctf_classes__free(c);
+}
+
 int main(void)
 {
 	static const struct test_case cases[] = {
@@ -339,6 +368,7 @@ int main(void)
 		{ "directory", test_directory },
 		{ "opts", test_opts },
 		{ "tracepoint_names", test_tracepoint_names },
+		{ "fork_names", test_fork_names },
 		{ "late_record", test_late_record },
 	};
 

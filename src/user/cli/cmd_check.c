@@ -35,7 +35,11 @@ static void usage(FILE *f)
 		"2 bad usage, 3 damaged (truncated, a bad CRC, no trailer).\n"
 		"\n"
 		"  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT ")\n"
-		"  -q, --quiet        print the findings and warnings only\n");
+		"  -q, --quiet        print the findings and warnings only\n"
+		"\n"
+		"examples:\n"
+		"  gtsc-bpf check -i t.gtsc\n"
+		"  gtsc-bpf check -q -i t.gtsc || echo 'not sound'\n");
 }
 
 /* Each line of TEXT after PREFIX. */

@@ -80,7 +80,11 @@ int cmd_list_events(int argc, char **argv)
 		       "Prints this kernel's tracepoints, GROUP:NAME, each a line: what\n"
 		       "'record -e' takes.  PATTERN is GROUP:NAME with globs ('sched:*',\n"
 		       "'*:*irq*'), or a word matching the group or the name.  -i TRACE:\n"
-		       "the tracepoints whose formats TRACE saved instead.\n");
+		       "the tracepoints whose formats TRACE saved instead.\n\n"
+		       "examples:\n"
+		       "  gtsc-bpf list-events 'sched:*'\n"
+		       "  gtsc-bpf list-events irq\n"
+		       "  gtsc-bpf list-events -i t.gtsc\n");
 		return 0;
 	}
 	err = gtsc_tracepoints__list(NULL, show, &l);

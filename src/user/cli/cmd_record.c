@@ -79,6 +79,9 @@ struct record_run {
 	__u64 file_t0_ns;
 	__u64 file_base; /* bytes of the current file before its records */
 	__u64 last_stamp_ms;
+	/* -o -, --live: SIGPIPE ignored; the command gets this disposition back */
+	struct sigaction old_pipe;
+	bool pipe_ignored;
 };
 
 /* Set from signal handlers only. */
@@ -500,6 +503,8 @@ static int spawn(struct record_run *r)
 		/* -o -: the trace owns stdout; the command's output goes to stderr */
 		if (!strcmp(r->o->output, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			_exit(126);
+		if (r->pipe_ignored)
+			sigaction(SIGPIPE, &r->old_pipe, NULL);
 		execvp(r->o->cmd[0], r->o->cmd);
 		e = errno;
 		fprintf(stderr, "gtsc-bpf: cannot run '%s': %s\n", r->o->cmd[0], strerror(e));
@@ -1198,6 +1203,18 @@ static struct gtsc_recording *record_new(struct record_run *r, char **argv)
 	return rec;
 }
 
+/*
+ * -o - and --live: a closed reader is an error to handle, not a death, from
+ * before the first byte (opening the recording writes its metadata).
+ */
+static void ignore_sigpipe(struct record_run *r)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+
+	sigemptyset(&sa.sa_mask);
+	r->pipe_ignored = !sigaction(SIGPIPE, &sa, &r->old_pipe);
+}
+
 static int record_run(struct record_run *r)
 {
 	struct record_opts *o = r->o;
@@ -1207,6 +1224,8 @@ static int record_run(struct record_run *r)
 	err = err ?: claim_name(r);
 	if (err)
 		return err;
+	if (o->live || !strcmp(o->output, "-"))
+		ignore_sigpipe(r);
 	err = gtsc_recording__open(r->rec);
 	if (err)
 		return err; /* the library said why */
@@ -1224,8 +1243,6 @@ static int record_run(struct record_run *r)
 	if (err)
 		return err; /* the library said which source, or what failed writing */
 	install_signals();
-	if (o->live || !strcmp(o->output, "-"))
-		signal(SIGPIPE, SIG_IGN); /* a closed reader is an error to handle, not a death */
 	if (o->live) {
 		r->live = live_view__new(gtsc_recording__live(r->rec), o->live == LIVE_JSON);
 		if (!r->live) {

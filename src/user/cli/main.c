@@ -23,7 +23,7 @@ static const struct cmd cmds[] = {
 	{ "rewind", cmd_control, "start the next consuming snapshot at the oldest retained record" },
 	{ "kill", cmd_control, "end a session: finish its file, detach, remove its state" },
 	{ "check", cmd_check, "check a trace file's integrity and kmem consistency" },
-	{ "convert", cmd_convert, "write a trace in another tool's format (Perfetto)" },
+	{ "convert", cmd_convert, "write a trace in another tool's format (Perfetto, CTF)" },
 	{ "features", cmd_features, "show what this kernel lets gtsc-bpf record" },
 	{ "list-events", cmd_list_events, "list this kernel's tracepoints (what -e GROUP:NAME takes)" },
 };
@@ -77,7 +77,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: gtsc-bpf COMMAND [OPTIONS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+		fprintf(f, "  %-11s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "\n'gtsc-bpf COMMAND --help' describes a command's options.\n");
 }
 

@@ -242,7 +242,13 @@ static int parse_args(int argc, char **argv, struct report_inputs *in, bool *fol
 			       "Per probed function (record -k): hits, the processes that made\n"
 			       "them, and for FUNC%%return the entry->return latency p50/p99/max.\n"
 			       "--folded prints the hits' kernel stacks (record --stacks) for\n"
-			       "flamegraph.pl, weighted by hits.\n");
+			       "flamegraph.pl, weighted by hits.\n\n"
+			       "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT "), '-' a stream;\n"
+			       "                     several: the files of one recording, in order\n"
+			       "      --folded       the hits' kernel stacks, folded\n\n"
+			       "examples:\n"
+			       "  gtsc-bpf report -i t.gtsc --functions\n"
+			       "  gtsc-bpf report -i t.gtsc --functions --folded | flamegraph.pl > f.svg\n");
 			exit(0);
 		default:
 			fprintf(stderr, "gtsc-bpf: 'gtsc-bpf report --functions --help' lists the "

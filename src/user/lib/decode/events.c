@@ -359,13 +359,11 @@ struct event_classes {
 	void *state[NR_REC_TYPES]; /* each row's, by index in rec_types[] */
 };
 
-struct event_classes *event_classes__new(void)
+/* The reader frees its classes with it (trace_reader_ext). */
+static void event_classes__free(void *data)
 {
-	return calloc(1, sizeof(struct event_classes));
-}
+	struct event_classes *t = data;
 
-void event_classes__free(struct event_classes *t)
-{
 	if (!t)
 		return;
 	for (size_t i = 0; i < NR_REC_TYPES; i++)
@@ -414,9 +412,15 @@ static const struct gtsc_event_class *built_class(const struct gtsc_reader *r,
 						  const struct event_rec_type *rt,
 						  const struct gtsc_rec_hdr *rec, __u64 key)
 {
-	struct event_classes *t = gtsc_reader__classes(r);
+	struct trace_reader_ext *x = gtsc_reader__ext(r);
+	struct event_classes *t;
 	struct built_class *b;
 
+	if (!x->data) { /* R's first record that needs a built class */
+		x->data = calloc(1, sizeof(struct event_classes));
+		x->free = event_classes__free;
+	}
+	t = x->data;
 	if (!t)
 		return NULL;
 	if ((t->n + 1) * 2 > t->cap && grow(t))

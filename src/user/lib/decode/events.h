@@ -13,7 +13,6 @@
 #include "gtsc/records.h"
 
 struct gtsc_reader;
-struct event_classes;
 
 /*
  * One record type.  KEY picks the class among the type's (a flavour: the
@@ -39,9 +38,5 @@ struct event_rec_type {
 /* REC's class, NULL for records that print nothing (names only, unknown types). */
 const struct gtsc_event_class *event_class__of(const struct gtsc_reader *r,
 					       const struct gtsc_rec_hdr *rec);
-
-/* The built classes of one reader (trace_reader.c owns one). */
-struct event_classes *event_classes__new(void);
-void event_classes__free(struct event_classes *t);
 
 #endif

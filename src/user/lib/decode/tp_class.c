@@ -131,13 +131,19 @@ static __u64 read_uint(const __u8 *p, unsigned int size)
 	}
 }
 
+/* P is wherever the format puts the field: a damaged one need not be aligned. */
 static __s64 read_int(const __u8 *p, unsigned int size)
 {
+	__s8 v1;
+	__s16 v2;
+	__s32 v4;
+	__s64 v8;
+
 	switch (size) {
-	case 1: return *(const __s8 *)p;
-	case 2: return *(const __s16 *)p;
-	case 4: return *(const __s32 *)p;
-	case 8: return *(const __s64 *)p;
+	case 1: return memcpy(&v1, p, 1), v1;
+	case 2: return memcpy(&v2, p, 2), v2;
+	case 4: return memcpy(&v4, p, 4), v4;
+	case 8: return memcpy(&v8, p, 8), v8;
 	default: return 0;
 	}
 }

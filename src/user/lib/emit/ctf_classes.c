@@ -207,6 +207,19 @@ static void func_class(struct ctf_classes *c, struct full_class *fc,
 			add(fc, fc->ec->fields[i].name, &fc->ec->fields[i], CTF_SRC_FIELD);
 }
 
+/*
+ * LTTng's fork also has parent_tid, and Trace Compass's fork handler reads
+ * it unconditionally (its kernel analysis stops without it).  The record
+ * has the parent's process id only, not the thread that forked: the
+ * process's main thread stands in for it.
+ */
+static void parent_tid(struct full_class *fc)
+{
+	for (unsigned int i = 0; i < fc->ec->nr_fields; i++)
+		if (!strcmp(fc->ec->fields[i].name, "parent_pid"))
+			add(fc, "parent_tid", &fc->ec->fields[i], CTF_SRC_FIELD);
+}
+
 static void build(struct ctf_classes *c, struct full_class *fc, const struct gtsc_rec_hdr *rec)
 {
 	const struct lttng_name *ln = NULL;
@@ -242,6 +255,7 @@ static void build(struct ctf_classes *c, struct full_class *fc, const struct gts
 	if (ln && ln->extras == X_CHILD) {
 		add(fc, "child_tid", NULL, CTF_SRC_TID);
 		add(fc, "child_pid", NULL, CTF_SRC_PID);
+		parent_tid(fc);
 	}
 }
 

@@ -23,7 +23,7 @@ static __u64 get_le(const void *p, size_t size)
 
 static __s64 sign_extend(__u64 v, size_t size)
 {
-	unsigned int shift = size < 8 ? 64 - 8 * size : 0;
+	unsigned int shift = size && size < 8 ? 64 - 8 * size : 0; /* a damaged field may be empty */
 
 	return (__s64)(v << shift) >> shift;
 }

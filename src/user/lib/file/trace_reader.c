@@ -38,7 +38,6 @@
 #include <zlib.h>
 
 #include "chunk_unpack.h"
-#include "events.h"
 #include "metadata.h"
 #include "trace_reader.h"
 #include "trace_util.h"
@@ -105,7 +104,7 @@ struct gtsc_reader {
 	size_t cur_in; /* the input whose metadata is being read */
 	const char *const *paths;
 	struct stream st;
-	struct event_classes *classes; /* built at report time (events.c); NULL: ENOMEM */
+	struct trace_reader_ext ext; /* a later stage's (gtsc_reader__ext) */
 	bool unordered;
 	char *errbuf;
 	size_t errbuf_sz;
@@ -1063,7 +1062,6 @@ static struct gtsc_reader *reader_new(size_t n_in, const struct gtsc_reader_opts
 	r->n_in = n_in;
 	for (size_t i = 0; i < n_in; i++)
 		r->in[i].fd = -1;
-	r->classes = event_classes__new();
 	r->unordered = OPTS_GET(opts, unordered, false);
 	/* one thread: for comparing outputs, timing, or a caller that must not have threads */
 	r->one_thread = getenv("GTSC_READER_THREADS") && !strcmp(getenv("GTSC_READER_THREADS"), "1");
@@ -1147,9 +1145,10 @@ bool gtsc_reader__streaming(const struct gtsc_reader *r)
 	return r && r->st.on;
 }
 
-struct event_classes *gtsc_reader__classes(const struct gtsc_reader *r)
+struct trace_reader_ext *gtsc_reader__ext(const struct gtsc_reader *r)
 {
-	return r->classes;
+	/* every reader is calloc'd by gtsc_reader__open*: never a const object */
+	return &((struct gtsc_reader *)r)->ext;
 }
 
 void gtsc_reader__close(struct gtsc_reader *r)
@@ -1159,7 +1158,8 @@ void gtsc_reader__close(struct gtsc_reader *r)
 	for (size_t i = 0; i < r->n_in; i++)
 		if (r->in[i].fd >= 0)
 			close(r->in[i].fd);
-	event_classes__free(r->classes);
+	if (r->ext.free)
+		r->ext.free(r->ext.data);
 	prefetch__stop(r->prefetch);
 	unpacker__free(&r->unpack);
 	for (size_t i = 0; i < GTSC_CHUNK_TYPE_MAX; i++)
@@ -1408,9 +1408,11 @@ static int reserve_pend(struct gtsc_reader *r, size_t need)
 static void index_records(struct gtsc_reader *r, const struct data_chunk *c, const char *data,
 			  __u64 *batch_max)
 {
+	/* a chunk too short for one record may come before any: no array yet */
+	struct trace_rec_ref *out = r->pend ? r->pend + r->n_pend : NULL;
 	char why[UNPACK_WHY];
 
-	r->n_pend += unpack_index(&r->unpack, c, data, r->pend + r->n_pend, batch_max, why);
+	r->n_pend += unpack_index(&r->unpack, c, data, out, batch_max, why);
 	if (why[0])
 		mark_damaged(r, true, "%s", why);
 }
@@ -1504,7 +1506,8 @@ static int read_data_chunk(struct gtsc_reader *r, __u64 *batch_max)
 	b = get_rbuf(r, c->h.raw_len);
 	if (!b)
 		return -ENOMEM;
-	r->unpack.ix.refs = r->pend + r->n_pend; /* a column chunk is indexed as it decodes */
+	/* a column chunk is indexed as it decodes (none when too short for a record) */
+	r->unpack.ix.refs = r->pend ? r->pend + r->n_pend : NULL;
 	err = load_payload(r, c, b->data, true);
 	r->unpack.ix.refs = NULL;
 	if (err < 0)

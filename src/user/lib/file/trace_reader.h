@@ -56,8 +56,18 @@ struct trace_rec_ref {
 	const struct gtsc_rec_hdr *rec;
 };
 
-/* The event classes built for R's records so far (events.c); NULL if out of memory. */
-struct event_classes *gtsc_reader__classes(const struct gtsc_reader *r);
+/*
+ * State a later stage keeps per reader (decode's event classes, built at
+ * report time): the reader never looks into DATA and calls FREE(DATA) when
+ * it closes, so the file stage does not depend on the stages reading it.
+ */
+struct trace_reader_ext {
+	void *data;
+	void (*free)(void *data);
+};
+
+/* R's slot for that state, writable through a const reader: it is a cache. */
+struct trace_reader_ext *gtsc_reader__ext(const struct gtsc_reader *r);
 
 /*
  * What gtsc_reader__next would yield next, as many records as are ready at
