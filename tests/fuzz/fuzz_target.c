@@ -287,7 +287,7 @@ static long unzstd(const struct gtsc_chunk_hdr *h, const uint8_t *in, uint8_t *o
 	cols = malloc(clen);
 	c = col_coder__new();
 	if (cols && c && !ZSTD_isError(ZSTD_decompress(cols, clen, in, h->len)) &&
-	    !col_coder__decode(c, cols, clen, out, h->raw_len))
+	    !col_coder__decode(c, cols, clen, out, h->raw_len, NULL))
 		ret = h->raw_len;
 	col_coder__free(c);
 	free(cols);

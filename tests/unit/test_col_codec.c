@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunk_unpack.h"
 #include "col_codec.h"
 #include "gtsc/gtsc.h"
 #include "gtsc/records.h"
@@ -31,6 +32,38 @@ static void put(struct chunk *c, const void *rec)
 	c->len += size;
 }
 
+/* The index the decoder makes as it writes is index_chunk()'s (when it says ok). */
+static void check_index(struct test_ctx *t, struct col_coder *k, const void *enc, size_t n,
+			const struct chunk *c, const char *what)
+{
+	size_t max_refs = c->len / sizeof(struct gtsc_rec_hdr) + 1;
+	struct trace_rec_ref *mine = calloc(max_refs, sizeof(*mine));
+	struct trace_rec_ref *theirs = calloc(max_refs, sizeof(*theirs));
+	struct data_chunk dc = { .h = { .raw_len = (__u32)c->len } };
+	struct col_index ix = { .refs = mine };
+	char *dec = malloc(c->len + 1), why[UNPACK_WHY];
+	__u64 max = 0;
+	size_t nt;
+
+	CHECK(t, mine && theirs && dec, "%s: out of memory", what);
+	if (t->failed)
+		goto out;
+	CHECK(t, !col_coder__decode(k, enc, n, dec, c->len, &ix), "%s: decode with an index", what);
+	nt = index_chunk(&dc, dec, theirs, &max, why);
+	CHECK(t, ix.ok == !why[0], "%s: index ok %d, index_chunk says '%s'", what, ix.ok, why);
+	if (!ix.ok || t->failed)
+		goto out;
+	CHECK(t, ix.n == nt && ix.max == max, "%s: %zu refs up to %llu, index_chunk %zu up to %llu",
+	      what, ix.n, (unsigned long long)ix.max, nt, (unsigned long long)max);
+	for (size_t i = 0; i < nt && !t->failed; i++)
+		CHECK(t, mine[i].ts == theirs[i].ts && mine[i].rec == theirs[i].rec,
+		      "%s: ref %zu differs", what, i);
+out:
+	free(mine);
+	free(theirs);
+	free(dec);
+}
+
 /* Encodes and decodes C; checks the bytes come back. */
 static void round_trip(struct test_ctx *t, const struct chunk *c, const char *what)
 {
@@ -45,13 +78,14 @@ static void round_trip(struct test_ctx *t, const struct chunk *c, const char *wh
 		goto out;
 	n = col_coder__encode(k, c->buf, c->len, enc);
 	CHECK(t, n > 0 && n <= col_encode_bound(c->len), "%s: encoded %zu bytes", what, n);
-	err = col_coder__decode(k, enc, n, dec, c->len);
+	err = col_coder__decode(k, enc, n, dec, c->len, NULL);
 	CHECK(t, !err, "%s: decode %d", what, err);
 	for (size_t i = 0; i < c->len && !t->failed; i++)
 		CHECK(t, dec[i] == c->buf[i], "%s: byte %zu of %zu differs", what, i, c->len);
 	/* the coder keeps no state from one chunk to the next */
-	err = col_coder__decode(k, enc, n, dec, c->len);
+	err = col_coder__decode(k, enc, n, dec, c->len, NULL);
 	CHECK(t, !err && !memcmp(dec, c->buf, c->len), "%s: a second decode differs", what);
+	check_index(t, k, enc, n, c, what);
 out:
 	col_coder__free(k);
 	free(enc);
@@ -249,14 +283,14 @@ static void test_damage(struct test_ctx *t)
 		/* exactly the bytes asked for, so a sanitizer sees an overrun */
 		bad = malloc(cut ? cut : 1);
 		memcpy(bad, enc, cut);
-		CHECK(t, col_coder__decode(k, bad, cut, dec, c.len) < 0, "cut at %zu decoded", cut);
+		CHECK(t, col_coder__decode(k, bad, cut, dec, c.len, NULL) < 0, "cut at %zu decoded", cut);
 		free(bad);
 	}
 	for (size_t pos = 0; pos < n && !t->failed; pos++) {
 		int err;
 
 		enc[pos] ^= 0x41;
-		err = col_coder__decode(k, enc, n, dec, c.len);
+		err = col_coder__decode(k, enc, n, dec, c.len, NULL);
 		enc[pos] ^= 0x41;
 		CHECK(t, err == 0 || err == -EBADMSG || err == -ENOTSUP, "flip at %zu: %d", pos, err);
 		refused += err != 0;
@@ -264,11 +298,34 @@ static void test_damage(struct test_ctx *t)
 	/* a flipped value byte can still decode (to other values): the chunk CRC is the check */
 	CHECK(t, refused > 0, "none of %zu flips refused", n);
 	enc[0] = 2;
-	CHECK(t, col_coder__decode(k, enc, n, dec, c.len) == -ENOTSUP, "version 2 not refused");
+	CHECK(t, col_coder__decode(k, enc, n, dec, c.len, NULL) == -ENOTSUP, "version 2 not refused");
 	col_coder__free(k);
 	free(enc);
 	free(dec);
 	free(c.buf);
+}
+
+/*
+ * Records the reader's index refuses (a size not a multiple of 8, shorter
+ * than the type's minimum) still decode; the decoder's index then says so
+ * and the reader indexes with index_chunk(), which says where (check_index()).
+ */
+static void test_unindexable(struct test_ctx *t)
+{
+	static const __u16 sizes[] = { 28, sizeof(struct gtsc_rec_hdr) + 8 };
+	static const __u16 types[] = { GTSC_REC_TYPE_MAX + 3, GTSC_REC_KMEM_ALLOC };
+
+	for (unsigned int i = 0; i < 2; i++) {
+		struct chunk c = { .buf = calloc(1, BUF_SZ) };
+		struct gtsc_rec_hdr h = hdr(types[i], sizes[i], 1, 2, 3, 4);
+
+		sys_pair(&c, 0, 1, 1, 100, 39, 1);
+		memcpy(c.buf + c.len, &h, sizeof(h));
+		c.len += sizes[i];
+		sys_pair(&c, 0, 1, 1, 200, 39, 1);
+		round_trip(t, &c, i ? "short kmem_alloc" : "size 28");
+		free(c.buf);
+	}
 }
 
 static const struct test_case cases[] = {
@@ -279,6 +336,7 @@ static const struct test_case cases[] = {
 	{ "big_ids", test_big_ids },
 	{ "every_type_and_size", test_every_type_and_size },
 	{ "unpaired_exits", test_unpaired_exits },
+	{ "unindexable", test_unindexable },
 	{ "damage", test_damage },
 };
 

@@ -152,7 +152,9 @@ static int unzstd(struct unpacker *u, const struct data_chunk *c, const char *in
 	err = unzstd_to(u, c, in, u->colbuf, clen);
 	if (err)
 		return err;
-	err = col_coder__decode(u->cols, u->colbuf, clen, out, c->h.raw_len);
+	err = col_coder__decode(u->cols, u->colbuf, clen, out, c->h.raw_len,
+				u->ix.refs ? &u->ix : NULL);
+	u->indexed = !err && u->ix.ok ? u->ix.refs : NULL;
 	if (err == -ENOTSUP)
 		return damaged(u, "chunk %u at byte %llu holds columns of a layout this gtsc-bpf does not know: a newer recorder wrote it; records before it are readable",
 			       c->idx, (unsigned long long)c->pos);
@@ -192,6 +194,7 @@ int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct da
 	char *in = out;
 	ssize_t n;
 
+	u->indexed = NULL;
 	if (packed && !stored) {
 		if (trace_grow_array((void **)&u->stored, &u->stored_cap, h->len, 1))
 			return -ENOMEM;
@@ -265,6 +268,18 @@ size_t index_chunk(const struct data_chunk *c, const char *data, struct trace_re
 	return n;
 }
 
+size_t unpack_index(const struct unpacker *u, const struct data_chunk *c, const char *data,
+		    struct trace_rec_ref *refs, __u64 *max, char *why)
+{
+	if (!refs || refs != u->indexed)
+		return index_chunk(c, data, refs, max, why);
+	/* the decoder's index saves a pass over the rows: ~4% of report --kmem's CPU */
+	if (u->ix.max > *max)
+		*max = u->ix.max;
+	why[0] = '\0';
+	return u->ix.n;
+}
+
 /* ---- the prefetch worker ---- */
 
 /*
@@ -327,11 +342,13 @@ static void fill_slot(struct prefetch *p, const struct data_chunk *c, struct slo
 			return;
 		}
 	}
+	p->u.ix.refs = s->refs;
 	s->ret = c->in < p->n_fds ? unpack_chunk(&p->u, p->fds[c->in], NULL, c, s->data) : -EINVAL;
 	if (s->ret == 1)
 		memcpy(s->why, p->u.why, sizeof(s->why));
 	if (!s->ret)
-		s->n_refs = index_chunk(c, s->data, s->refs, &s->max, s->rec_why);
+		s->n_refs = unpack_index(&p->u, c, s->data, s->refs, &s->max, s->rec_why);
+	p->u.ix.refs = NULL;
 }
 
 static void *worker(void *arg)

@@ -13,6 +13,7 @@
 #include <zlib.h>
 #include <zstd.h>
 #include "gtsc/file.h"
+#include "col_codec.h"
 #include "trace_reader.h"
 
 struct data_chunk {
@@ -35,6 +36,13 @@ struct unpacker {
 	char *colbuf;		/* the columns of the chunk being read */
 	size_t colbuf_cap;
 	char why[UNPACK_WHY]; /* the damage, when unpack_chunk() says 1 */
+	/*
+	 * Set ix.refs (room for raw_len / sizeof(header) refs) around
+	 * unpack_chunk() of a DATA chunk, and a column chunk is indexed as it
+	 * is decoded: unpack_index() then need not read the records again.
+	 */
+	struct col_index ix;
+	const struct trace_rec_ref *indexed; /* where the last chunk was indexed, or NULL */
 };
 
 /* Grows *ARR (*CAP elements of ELEM bytes) to hold NEED, doubling: 0 or -ENOMEM. */
@@ -69,6 +77,10 @@ int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct da
  */
 size_t index_chunk(const struct data_chunk *c, const char *data, struct trace_rec_ref *out,
 		   __u64 *max, char *why);
+
+/* index_chunk() into REFS, unless unpack_chunk() indexed the chunk there already. */
+size_t unpack_index(const struct unpacker *u, const struct data_chunk *c, const char *data,
+		    struct trace_rec_ref *refs, __u64 *max, char *why);
 
 /* ---- the prefetch worker ---- */
 

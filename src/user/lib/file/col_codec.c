@@ -32,8 +32,9 @@
  *   for twice the encoding time: not kept.)  What is left is mostly the
  *   timestamps' jitter (~1.7 bytes per event on make) and captured user
  *   memory (tar: 2.4 of its 7).  Cost, on one CPU: encoding ~55 ns per
- *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~50 + ~10 (LZ4:
- *   a few).
+ *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~30 with the
+ *   index + ~3 (LZ4 of the rows ~12, then index_chunk() ~5: perf record of
+ *   report --kmem).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -44,6 +45,8 @@
 
 #include "col_codec.h"
 #include "col_codec_int.h"
+#include "trace_reader.h"
+#include "trace_util.h"
 
 #define COL_VERSION 1
 
@@ -74,6 +77,7 @@ enum coding {
 #define TID_CACHE 1024 /* direct-mapped by tid: a thread's enter and exit are close */
 #define KEYS 256	/* direct-mapped by key (keyed_fields()) */
 #define TS_TYPES 16	/* record types told apart by ts_mode() */
+#define BLOCK 256	/* records decoded a column at a time (col_coder__decode()) */
 
 struct col_field {
 	__u16 off;
@@ -92,6 +96,14 @@ struct col_type {
 	__u16 expect; /* the usual size: sizes are coded as the difference from it */
 	bool stores;  /* some field is kept for the exit record */
 	int key;      /* index in f[] of the field keying C_KEYED fields, or -1 */
+	/* for the decoder (col_coder__decode()), from the above */
+	__u16 end; /* where the last field ends: a record this long holds them all */
+	unsigned int ngaps, npair;
+	struct {
+		__u16 off, len, need; /* copied when the record holds NEED bytes */
+	} gaps[MAX_FIELDS];
+	__u8 pair[MAX_FIELDS]; /* fields kept for the exit (enter) or coded against it (exit) */
+	int first_keyed;       /* the first C_KEYED field in f[], or -1 */
 };
 
 struct tid_ent {
@@ -123,6 +135,12 @@ struct col_coder {
 	struct tid_ent *tids;
 	__u32 gen; /* tid cache entries of older chunks are stale */
 	bool oom;
+	/* decoding, one block of records: their offsets, and by type */
+	__u32 blk[BLOCK];
+	__u32 list[GTSC_REC_TYPE_MAX][BLOCK];
+	unsigned int cnt[GTSC_REC_TYPE_MAX];
+	bool cut[GTSC_REC_TYPE_MAX]; /* some are shorter than their fields */
+	__u8 kslot[BLOCK];	     /* kprev[] slots of one type's records (key_slots()) */
 };
 
 /* ---- varints ---- */
@@ -199,42 +217,6 @@ static __u64 getv_slow(struct stream *s, bool *bad)
 	}
 	*bad = true;
 	return 0;
-}
-
-/* Most values are one byte; a varint is at most 10, so with 10 left no check is needed. */
-static inline __u64 getv(struct stream *s, bool *bad)
-{
-	const __u8 *p = s->p;
-	__u64 v, b;
-
-	if (__builtin_expect(s->end - p < 10, 0))
-		return getv_slow(s, bad);
-	b = *p++;
-	if (__builtin_expect(b < 0x80, 1)) {
-		s->p = p;
-		return b;
-	}
-	v = b & 0x7f;
-	for (unsigned int shift = 7; shift < 70; shift += 7) {
-		b = *p++;
-		v |= (b & 0x7f) << shift;
-		if (b < 0x80) {
-			s->p = p;
-			return v;
-		}
-	}
-	*bad = true; /* more than 10 bytes: no encoder wrote that */
-	return 0;
-}
-
-static inline void getb(struct stream *s, void *p, size_t n, bool *bad)
-{
-	if ((size_t)(s->end - s->p) < n) {
-		*bad = true;
-		return;
-	}
-	memcpy(p, s->p, n);
-	s->p += n;
 }
 
 /* ---- values by size, host order ---- */
@@ -375,6 +357,33 @@ static void keyed_fields(struct col_type *ct, const struct gtsc_event_class *k)
 	}
 }
 
+/*
+ * What the decoder needs of a type, derived from its fields: the gaps
+ * before them, where the last ends, and the fields of its enter/exit pairing.
+ * A keyed field's key must not be one coded against the enter (C_PAIR): the
+ * decoder reads keys from the rows before it decodes those (pair_loop()).
+ */
+static void decoder_plan(struct col_type *ct)
+{
+	unsigned int cur = sizeof(struct gtsc_rec_hdr);
+
+	ct->first_keyed = -1;
+	for (unsigned int i = 0; i < ct->nr; i++) {
+		const struct col_field *f = &ct->f[i];
+
+		if (f->off > cur)
+			ct->gaps[ct->ngaps++] = (typeof(ct->gaps[0])){
+				.off = (__u16)cur, .len = (__u16)(f->off - cur),
+				.need = (__u16)(f->off + f->size) };
+		if (f->coding == C_PAIR || f->store >= 0)
+			ct->pair[ct->npair++] = (__u8)i;
+		if (f->coding == C_KEYED && ct->first_keyed < 0)
+			ct->first_keyed = (int)i;
+		cur = f->off + f->size;
+	}
+	ct->end = (__u16)cur;
+}
+
 static void layout(struct col_coder *c)
 {
 	unsigned int si = S_COMMON;
@@ -408,6 +417,8 @@ static void layout(struct col_coder *c)
 	}
 	c->nstreams = si;
 	pair_exit(c);
+	for (unsigned int t = 0; t < GTSC_REC_TYPE_MAX; t++)
+		decoder_plan(&c->types[t]);
 }
 
 struct col_coder *col_coder__new(void)
@@ -685,14 +696,91 @@ size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *
 /* ---- decoding ---- */
 
 /*
- * Decoding runs once per record of every chunk read, so it is written for
- * speed (bench/read_speed.sh): the header is stored field by field into
- * the output (assembling it on the stack and copying it whole stalled on
- * store forwarding: 17% of the decoder), short copies are inlined, and the
- * "bad" flag is only written when a stream runs dry.
+ * Decoding runs for every record of every chunk read, so it is written for
+ * speed (bench/read_speed.sh).  It goes by blocks of BLOCK records: first
+ * the headers and tails of the block in record order, then each field
+ * stream of each type over the block's records of that type in one tight
+ * loop (the stream's position and running value in registers, the coding
+ * and size known to the loop), then the gaps, then what an exit record
+ * takes from its enter (record order again).  The streams are independent,
+ * so the order in which they are read does not change a byte.  Blocks keep
+ * the rows being filled in the L1/L2 cache: a whole 4 MiB chunk per column
+ * would go to memory once per field.  Measured with the decoder alone
+ * (records of bench/read_speed.sh's traces in 4 MiB chunks, best of 7, one
+ * CPU, load 8-10), against the one that went record by record, field by
+ * field: kmem_load's 3.7 M records 40.6 -> 28.8 ns per record, openread's
+ * 2.2 M syscall records 30.3 -> 31.2, both now making the reader's index
+ * too (col_index), which saves index_chunk()'s pass.  Tried and slower or
+ * within noise: the header a field at a time as well (16 live pointers
+ * otherwise; 28.8 -> 30.4), eight one-byte varints per load and test
+ * (28.8 -> 31.1: half of kmem's small fields take two bytes).
  */
 
-/* N (< 16, usually 2 or 0) bytes: gaps between fields are padding. */
+/* The slow path of rdv(): fewer than 10 bytes left. */
+static __attribute__((noinline)) __u64 rdv_tail(const __u8 **pp, const __u8 *end, bool *bad)
+{
+	struct stream s = { .p = *pp, .end = end };
+	__u64 v = getv_slow(&s, bad);
+
+	*pp = s.p;
+	return v;
+}
+
+/*
+ * The varint at *PP.  Most values are one byte; a varint is at most 10, so
+ * with 10 left no check is needed.  BAD is only written when a stream runs
+ * dry or a varint is longer than any encoder writes.
+ */
+static __attribute__((always_inline)) inline __u64 rdv(const __u8 **pp, const __u8 *end,
+							bool *bad)
+{
+	const __u8 *p = *pp;
+	__u64 v, b;
+
+	if (__builtin_expect(end - p < 10, 0)) {
+		const __u8 *q = p;
+
+		v = rdv_tail(&q, end, bad);
+		*pp = q;
+		return v;
+	}
+	b = *p++;
+	if (__builtin_expect(b < 0x80, 1)) {
+		*pp = p;
+		return b;
+	}
+	v = b & 0x7f;
+	for (unsigned int shift = 7; shift < 70; shift += 7) {
+		b = *p++;
+		v |= (b & 0x7f) << shift;
+		if (b < 0x80) {
+			*pp = p;
+			return v;
+		}
+	}
+	*bad = true;
+	return 0;
+}
+
+static inline __u64 getv(struct stream *s, bool *bad)
+{
+	return rdv(&s->p, s->end, bad);
+}
+
+static inline void getb(struct stream *s, void *p, size_t n, bool *bad)
+{
+	if ((size_t)(s->end - s->p) < n) {
+		*bad = true;
+		return;
+	}
+	memcpy(p, s->p, n);
+	s->p += n;
+}
+
+/*
+ * N bytes of S to P, N small and known only at run time (gaps, tails):
+ * libc's memcpy call cost more than the copy.
+ */
 static inline void getb_small(struct stream *s, char *p, size_t n, bool *bad)
 {
 	const __u8 *q = s->p;
@@ -701,77 +789,258 @@ static inline void getb_small(struct stream *s, char *p, size_t n, bool *bad)
 		*bad = true;
 		return;
 	}
-	switch (n) {
-	case 0:
-		return;
-	case 2:
-		memcpy(p, q, 2);
-		break;
-	case 4:
-		memcpy(p, q, 4);
-		break;
-	default:
+	if (n >= 16) {
 		memcpy(p, q, n);
+	} else {
+		if (n & 8)
+			memcpy(p, q, 8), p += 8, q += 8;
+		if (n & 4)
+			memcpy(p, q, 4), p += 4, q += 4;
+		if (n & 2)
+			memcpy(p, q, 2), p += 2, q += 2;
+		if (n & 1)
+			*p = (char)*q;
 	}
-	s->p = q + n;
+	s->p += n;
 }
 
-static inline void decode_field(struct col_coder *c, const struct col_field *f, char *p,
-				__u32 tid, bool *bad)
+static inline __u16 rec_size(const char *r)
 {
-	struct stream *s = &c->s[f->stream];
-	__u64 v, *kp;
+	__u16 v;
 
-	if (f->coding == C_RAW) {
-		getb(s, p, f->size, bad);
-		return;
-	}
-	v = getv(s, bad);
-	switch (f->coding) {
+	memcpy(&v, r + offsetof(struct gtsc_rec_hdr, size), sizeof(v));
+	return v;
+}
+
+/*
+ * Field F of the block's records of its type at OFFS[0, N), coded CODING in
+ * SIZE bytes (constants once inlined: one loop per coding and size).
+ */
+/* One value V (the varint as read) of field F for row R, J-th of the block's list. */
+struct field_run {
+	__u64 prev, *kp;
+	const __u8 *kslot;
+	unsigned int last;
+};
+
+static __attribute__((always_inline)) inline void field_one(struct field_run *fr, char *r,
+							    unsigned int j, __u64 v,
+							    const enum coding coding,
+							    const unsigned int size)
+{
+	switch (coding) {
 	case C_SVAR:
 		v = (__u64)unzig(v);
 		break;
 	case C_DELTA:
 		/* only the field's low bytes are stored: no need to fit() the running value */
-		v = c->prev[f->stream] + (__u64)unzig(v);
-		c->prev[f->stream] = v;
-		break;
-	case C_PAIR:
-		v = paired(c, tid, f->slot) + (__u64)unzig(v);
+		v = fr->prev += (__u64)unzig(v);
 		break;
 	case C_KEYED:
-		kp = kprev(c, f);
-		v = *kp + (__u64)unzig(v);
-		*kp = v;
+		/*
+		 * Runs of one key (a syscall storm, a call site's burst) keep
+		 * its value in a register: through kp[] each record waited
+		 * for the last one's store.  kp[] is still written every
+		 * time, off the critical path.
+		 */
+		if (fr->kslot[j] != fr->last) {
+			fr->last = fr->kslot[j];
+			fr->prev = fr->kp[fr->last];
+		}
+		v = fr->prev += (__u64)unzig(v);
+		fr->kp[fr->last] = v;
 		break;
 	default:
 		break;
 	}
-	store(p, f->size, v);
-	if (__builtin_expect(f->store >= 0, 0))
-		keep(c, tid, (unsigned int)f->store, fit(v, f->size, f->sign));
+	store(r, size, v);
 }
 
-/* The fields of a record whose header is at OUT; bad when a stream runs dry. */
-static inline void decode_fields(struct col_coder *c, const struct col_type *ct, char *out,
-				 unsigned int size, __u32 tid, bool *bad)
+/*
+ * Field F of the block's records of its type at OFFS[0, N), coded CODING in
+ * SIZE bytes (constants once inlined: one loop per coding and size).
+ * (The measures are at the top of this section.)
+ */
+static __attribute__((always_inline)) inline void
+field_loop(struct col_coder *c, const struct col_field *f, char *out, const __u32 *offs,
+	   unsigned int n, const enum coding coding, const unsigned int size, const bool whole,
+	   bool *bad)
 {
-	unsigned int cur = sizeof(struct gtsc_rec_hdr);
+	struct stream *s = &c->s[f->stream];
+	const __u8 *p = s->p, *end = s->end;
+	struct field_run fr = { .prev = c->prev[f->stream],
+				.kp = &c->kprev[(size_t)f->stream * KEYS],
+				.kslot = c->kslot,
+				.last = KEYS };
+	unsigned int off = f->off, need = f->off + size;
 
+	for (unsigned int j = 0; j < n; j++) {
+		char *r = out + offs[j];
+
+		/* a short record: this field and those after it are not there */
+		if (!whole && rec_size(r) < need)
+			continue;
+		field_one(&fr, r + off, j, rdv(&p, end, bad), coding, size);
+	}
+	s->p = p;
+	if (coding != C_KEYED)
+		c->prev[f->stream] = fr.prev;
+}
+
+#define FIELD_LOOP_W(coding, whole)                                                                \
+	do {                                                                                       \
+		switch (f->size) {                                                                 \
+		case 1:                                                                            \
+			field_loop(c, f, out, offs, n, coding, 1, whole, bad);                 \
+			break;                                                                     \
+		case 2:                                                                            \
+			field_loop(c, f, out, offs, n, coding, 2, whole, bad);                 \
+			break;                                                                     \
+		case 4:                                                                            \
+			field_loop(c, f, out, offs, n, coding, 4, whole, bad);                 \
+			break;                                                                     \
+		default:                                                                           \
+			field_loop(c, f, out, offs, n, coding, 8, whole, bad);                 \
+		}                                                                                  \
+	} while (0)
+
+/* WHOLE: no record of the block's of this type is short (the usual case) */
+#define FIELD_LOOP(coding)                                                                         \
+	do {                                                                                       \
+		if (whole)                                                                         \
+			FIELD_LOOP_W(coding, true);                                                \
+		else                                                                               \
+			FIELD_LOOP_W(coding, false);                                               \
+	} while (0)
+
+/* Raw fields (names, comms) of the block's records of their type. */
+static void raw_loop(struct col_coder *c, const struct col_field *f, char *out, const __u32 *offs,
+		     unsigned int n, bool *bad)
+{
+	struct stream *s = &c->s[f->stream];
+
+	for (unsigned int j = 0; j < n; j++) {
+		char *r = out + offs[j];
+
+		if (rec_size(r) >= f->off + f->size)
+			getb(s, r + f->off, f->size, bad);
+	}
+}
+
+/* The bytes between fields (padding) of the block's records of type CT. */
+static void gap_loop(struct col_coder *c, const struct col_type *ct, char *out, const __u32 *offs,
+		     unsigned int n, bool *bad)
+{
+	struct stream *s = &c->s[ct->gap];
+
+	for (unsigned int j = 0; j < n; j++) {
+		char *r = out + offs[j];
+		unsigned int size = rec_size(r);
+
+		for (unsigned int g = 0; g < ct->ngaps && size >= ct->gaps[g].need; g++)
+			getb_small(s, r + ct->gaps[g].off, ct->gaps[g].len, bad);
+	}
+}
+
+/* Every field of the block's records of type CT but the exit's (pair_loop()). */
+/*
+ * The kprev[] slot of each of the block's records of type CT, from its key
+ * (decoded before the keyed fields: it comes first in the record).  Records
+ * without their key get the slot of the last key decoded; they hold no keyed
+ * field either.
+ */
+static void key_slots(struct col_coder *c, const struct col_type *ct, const char *out,
+		      const __u32 *offs, unsigned int n)
+{
+	const unsigned int koff = ct->f[ct->key].off, ksize = ct->f[ct->key].size;
+
+	for (unsigned int j = 0; j < n; j++) {
+		const char *r = out + offs[j];
+
+		if (rec_size(r) >= koff + ksize)
+			c->key = load(r + koff, ksize, false);
+		c->kslot[j] = (__u8)((c->key * 0x9e3779b97f4a7c15ull) >> 56);
+	}
+}
+
+static void type_fields(struct col_coder *c, const struct col_type *ct, char *out,
+			const __u32 *offs, unsigned int n, bool whole, bool *bad)
+{
 	for (unsigned int i = 0; i < ct->nr; i++) {
 		const struct col_field *f = &ct->f[i];
 
-		if (f->off + f->size > size)
+		switch (f->coding) {
+		case C_VAR:
+			FIELD_LOOP(C_VAR);
 			break;
-		if (f->off > cur)
-			getb_small(&c->s[ct->gap], out + cur, f->off - cur, bad);
-		decode_field(c, f, out + f->off, tid, bad);
-		if ((int)i == ct->key)
-			c->key = load(out + f->off, f->size, false);
-		cur = f->off + f->size;
+		case C_SVAR:
+			FIELD_LOOP(C_SVAR);
+			break;
+		case C_DELTA:
+			FIELD_LOOP(C_DELTA);
+			break;
+		case C_KEYED:
+			if ((int)i == ct->first_keyed) /* after the key's own loop */
+				key_slots(c, ct, out, offs, n);
+			FIELD_LOOP(C_KEYED);
+			break;
+		case C_RAW:
+			raw_loop(c, f, out, offs, n, bad);
+			break;
+		default: /* C_PAIR */
+			break;
+		}
 	}
-	if (size > cur)
-		getb(&c->s[S_TAIL], out + cur, size - cur, bad);
+	if (ct->ngaps)
+		gap_loop(c, ct, out, offs, n, bad);
+}
+
+/*
+ * What an enter keeps for its exit and what the exit codes against it, in
+ * record order (the thread cache is shared by the two types): the block's
+ * records at OFFS[0, N).
+ */
+static void pair_loop(struct col_coder *c, char *out, const __u32 *offs, unsigned int n, bool *bad)
+{
+	const __u32 gen = c->gen;
+
+	for (unsigned int j = 0; j < n; j++) {
+		char *r = out + offs[j];
+		const struct col_type *ct;
+		struct tid_ent *e;
+		__u16 type, size;
+		__u32 tid;
+		bool mine;
+
+		memcpy(&type, r + offsetof(struct gtsc_rec_hdr, type), sizeof(type));
+		if (type >= GTSC_REC_TYPE_MAX || !c->types[type].npair)
+			continue;
+		ct = &c->types[type];
+		memcpy(&size, r + offsetof(struct gtsc_rec_hdr, size), sizeof(size));
+		memcpy(&tid, r + offsetof(struct gtsc_rec_hdr, tid), sizeof(tid));
+		/* paired() and keep(), looking the thread up once per record */
+		e = tid_ent(c, tid);
+		mine = e->gen == gen && e->tid == tid;
+		for (unsigned int i = 0; i < ct->npair; i++) {
+			const struct col_field *f = &ct->f[ct->pair[i]];
+			__u64 v;
+
+			if (f->off + f->size > size)
+				break;
+			if (f->coding == C_PAIR) {
+				v = (mine ? e->v[f->slot] : 0) + (__u64)unzig(getv(&c->s[f->stream], bad));
+				store(r + f->off, f->size, v);
+				continue;
+			}
+			if (!mine) {
+				memset(e, 0, sizeof(*e));
+				e->gen = gen;
+				e->tid = tid;
+				mine = true;
+			}
+			e->v[f->store] = load(r + f->off, f->size, f->sign);
+		}
+	}
 }
 
 #define PUT_HDR(out, field, v)                                                                     \
@@ -780,44 +1049,110 @@ static inline void decode_fields(struct col_coder *c, const struct col_type *ct,
 		memcpy((out) + offsetof(struct gtsc_rec_hdr, field), &x_, sizeof(x_));             \
 	} while (0)
 
-/* One record at OUT (LEFT bytes of room); its size, or 0 when the streams are bad. */
-static size_t decode_record(struct col_coder *c, char *out, size_t left)
+/* Where a record of type CT and SIZE bytes ends its last field that it holds whole. */
+static unsigned int fields_end(const struct col_type *ct, unsigned int size)
 {
-	static const struct col_type none = { .expect = sizeof(struct gtsc_rec_hdr) };
-	const struct col_type *ct;
-	bool bad = false;
-	__u64 type, size, raw, *ld;
-	__u32 pid, tid;
-	__u16 cpu;
-	__u8 lo;
+	unsigned int cur = sizeof(struct gtsc_rec_hdr);
 
-	type = getv(&c->s[S_TYPE], &bad);
-	ct = type < GTSC_REC_TYPE_MAX ? &c->types[type] : &none;
-	size = (__u64)((__s64)ct->expect + unzig(getv(&c->s[S_SIZE], &bad)));
-	if (bad || type > 0xffff || size < sizeof(struct gtsc_rec_hdr) || size > 0xffff ||
-	    size > left)
-		return 0;
-	cpu = (__u16)(c->prev[S_CPU] + (__u64)unzig(getv(&c->s[S_CPU], &bad)));
-	PUT_HDR(out, type, (__u16)type);
-	PUT_HDR(out, size, (__u16)size);
-	PUT_HDR(out, cpu, cpu);
-	PUT_HDR(out, flags, (__u16)getv(&c->s[S_FLAGS], &bad));
-	pid = (__u32)(c->prev[S_PID] + (__u64)unzig(getv(&c->s[S_PID], &bad)));
-	tid = (__u32)(pid + (__u64)unzig(getv(&c->s[S_TID], &bad)));
-	PUT_HDR(out, pid, pid);
-	PUT_HDR(out, tid, tid);
-	ld = last_delta(c, (unsigned int)type);
-	lo = 0;
-	getb_small(&c->s[S_TS_LO], (char *)&lo, 1, &bad);
-	raw = (__u64)unzig(getv(&c->s[S_TS], &bad) << 8 | lo) + (c->ts_dod ? *ld : 0);
-	*ld = raw;
-	c->prev_type = (unsigned int)type;
-	c->prev[S_TS] += raw;
-	PUT_HDR(out, ts_ns, c->prev[S_TS]);
-	c->prev[S_CPU] = cpu;
-	c->prev[S_PID] = pid;
-	decode_fields(c, ct, out, (unsigned int)size, tid, &bad);
-	return bad ? 0 : size;
+	if (size >= ct->end)
+		return ct->end;
+	for (unsigned int i = 0; i < ct->nr && ct->f[i].off + ct->f[i].size <= size; i++)
+		cur = ct->f[i].off + ct->f[i].size;
+	return cur;
+}
+
+/* What the header streams hold from one block to the next. */
+struct hdr_state {
+	__u64 cpu, pid, ts;
+	unsigned int prev_type;
+	bool pairs; /* the block has records of a type in pair_loop() */
+};
+
+/*
+ * The headers and tails of up to BLOCK records from OUT + *OFF, in record
+ * order; their offsets go to c->blk (all) and c->list[type] (types with
+ * fields), c->cnt[type] counts them.  Returns how many, 0 for bad streams.
+ * What the loop carries is in locals: every store into a row (char *) would
+ * otherwise make the compiler reload anything reached through a pointer.
+ */
+static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, char *out,
+				  size_t *off, size_t out_len, struct col_index *ix)
+{
+	static const struct col_type none = { .expect = sizeof(struct gtsc_rec_hdr),
+					      .end = sizeof(struct gtsc_rec_hdr) };
+	struct stream *st = c->s;
+	const __u8 *pt = st[S_TYPE].p, *pz = st[S_SIZE].p, *pc = st[S_CPU].p, *pf = st[S_FLAGS].p;
+	const __u8 *pp = st[S_PID].p, *pd = st[S_TID].p, *ph = st[S_TS].p, *pl = st[S_TS_LO].p;
+	const __u8 *et = st[S_TYPE].end, *ez = st[S_SIZE].end, *ec = st[S_CPU].end;
+	const __u8 *ef = st[S_FLAGS].end, *ep = st[S_PID].end, *ed = st[S_TID].end;
+	const __u8 *eh = st[S_TS].end, *el = st[S_TS_LO].end;
+	struct trace_rec_ref *refs = ix ? ix->refs + ix->n : NULL;
+	struct hdr_state hs = *state;
+	__u64 max = ix ? ix->max : 0;
+	size_t o = *off;
+	unsigned int n = 0;
+	bool bad = false, dod = c->ts_dod, ok = true;
+
+	while (n < BLOCK && o < out_len) {
+		const struct col_type *ct;
+		char *r = out + o;
+		__u64 type, size, raw, *ld;
+		unsigned int cur;
+		__u32 pid, tid;
+		__u16 cpu;
+
+		type = rdv(&pt, et, &bad);
+		ct = type < GTSC_REC_TYPE_MAX ? &c->types[type] : &none;
+		size = (__u64)((__s64)ct->expect + unzig(rdv(&pz, ez, &bad)));
+		if (bad || type > 0xffff || size < sizeof(struct gtsc_rec_hdr) || size > 0xffff ||
+		    size > out_len - o || pl >= el)
+			return 0;
+		cpu = (__u16)(hs.cpu + (__u64)unzig(rdv(&pc, ec, &bad)));
+		PUT_HDR(r, type, (__u16)type);
+		PUT_HDR(r, size, (__u16)size);
+		PUT_HDR(r, cpu, cpu);
+		PUT_HDR(r, flags, (__u16)rdv(&pf, ef, &bad));
+		pid = (__u32)(hs.pid + (__u64)unzig(rdv(&pp, ep, &bad)));
+		tid = (__u32)(pid + (__u64)unzig(rdv(&pd, ed, &bad)));
+		PUT_HDR(r, pid, pid);
+		PUT_HDR(r, tid, tid);
+		ld = &c->lastd[(hs.prev_type % TS_TYPES) * TS_TYPES + type % TS_TYPES];
+		raw = (__u64)unzig(rdv(&ph, eh, &bad) << 8 | *pl++) + (dod ? *ld : 0);
+		*ld = raw;
+		hs.prev_type = (unsigned int)type;
+		hs.ts += raw;
+		PUT_HDR(r, ts_ns, hs.ts);
+		hs.cpu = cpu;
+		hs.pid = pid;
+		cur = fields_end(ct, (unsigned int)size);
+		if (size > cur)
+			getb_small(&st[S_TAIL], r + cur, size - cur, &bad);
+		c->blk[n] = (__u32)o;
+		if (ct->nr) {
+			c->list[type][c->cnt[type]++] = (__u32)o;
+			c->cut[type] |= size < ct->end;
+		}
+		hs.pairs |= ct->npair;
+		if (refs) {
+			refs[n] = (struct trace_rec_ref){ .ts = hs.ts,
+							  .rec = (const struct gtsc_rec_hdr *)r };
+			max = hs.ts > max ? hs.ts : max;
+			ok &= !(size % 8) &&
+			      (type >= GTSC_REC_TYPE_MAX || size >= trace_rec_min_sizes[type]);
+		}
+		o += size;
+		n++;
+	}
+	st[S_TYPE].p = pt, st[S_SIZE].p = pz, st[S_CPU].p = pc, st[S_FLAGS].p = pf;
+	st[S_PID].p = pp, st[S_TID].p = pd, st[S_TS].p = ph, st[S_TS_LO].p = pl;
+	*state = hs;
+	*off = o;
+	if (ix) {
+		ix->n += n;
+		ix->max = max;
+		ix->ok &= ok;
+	}
+	return bad ? 0 : n;
 }
 
 /* Reads the stream table; 0, -ENOTSUP (another version or layout), -EBADMSG. */
@@ -858,24 +1193,42 @@ static int open_streams(struct col_coder *c, const __u8 *in, size_t len, __u64 *
 	return data == in + len ? 0 : -EBADMSG;
 }
 
-int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len)
+int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len,
+		      struct col_index *ix)
 {
-	char *o = out;
+	struct hdr_state hs = {};
 	size_t off = 0;
 	__u64 nrec, n = 0;
+	bool bad = false;
 	int err;
 
 	reset(c);
 	err = open_streams(c, in, len, &nrec);
 	if (err)
 		return err;
+	if (ix) {
+		ix->n = 0;
+		ix->max = 0;
+		ix->ok = true;
+	}
 	while (off < out_len) {
-		size_t size = decode_record(c, o + off, out_len - off);
+		unsigned int nb;
 
-		if (!size)
+		memset(c->cnt, 0, sizeof(c->cnt));
+		memset(c->cut, 0, sizeof(c->cut));
+		hs.pairs = false;
+		nb = block_headers(c, &hs, out, &off, out_len, ix);
+		if (!nb)
 			return -EBADMSG;
-		off += size;
-		n++;
+		for (unsigned int t = 0; t < GTSC_REC_TYPE_MAX; t++)
+			if (c->cnt[t])
+				type_fields(c, &c->types[t], out, c->list[t], c->cnt[t],
+					    !c->cut[t], &bad);
+		if (hs.pairs)
+			pair_loop(c, out, c->blk, nb, &bad);
+		if (bad)
+			return -EBADMSG;
+		n += nb;
 	}
 	for (unsigned int i = 0; i < c->nstreams; i++)
 		if (c->s[i].p != c->s[i].end)

@@ -12,9 +12,22 @@
 #define __GTSC_COL_CODEC_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <linux/types.h>
 
 struct col_coder;
+struct trace_rec_ref;
+
+/*
+ * The index col_coder__decode() may make as it writes the records (what
+ * index_chunk() would make of them, without reading them again).
+ */
+struct col_index {
+	struct trace_rec_ref *refs; /* room for out_len / sizeof(struct gtsc_rec_hdr) */
+	size_t n;		    /* out: the records indexed */
+	__u64 max;		    /* out: their highest timestamp */
+	bool ok; /* out: every record is as index_chunk() wants it; else use that */
+};
 
 /* The layout of every stream (from the field tables) and the coder's state. NULL: ENOMEM. */
 struct col_coder *col_coder__new(void);
@@ -31,10 +44,12 @@ size_t col_encode_bound(size_t len);
 size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *out);
 
 /*
- * Decodes IN[0, LEN) into exactly OUT_LEN bytes of records at OUT.
- * 0, or -EBADMSG when the streams do not describe OUT_LEN bytes of records
- * (never reads or writes out of bounds).
+ * Decodes IN[0, LEN) into exactly OUT_LEN bytes of records at OUT, and
+ * indexes them into IX unless it is NULL.  0, or -EBADMSG when the streams
+ * do not describe OUT_LEN bytes of records (never reads or writes out of
+ * bounds).
  */
-int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len);
+int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len,
+		      struct col_index *ix);
 
 #endif

@@ -1412,7 +1412,7 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 	struct trace_rec_ref *out = r->pend ? r->pend + r->n_pend : NULL;
 	char why[UNPACK_WHY];
 
-	r->n_pend += index_chunk(c, data, out, batch_max, why);
+	r->n_pend += unpack_index(&r->unpack, c, data, out, batch_max, why);
 	if (why[0])
 		mark_damaged(r, true, "%s", why);
 }
@@ -1506,7 +1506,10 @@ static int read_data_chunk(struct gtsc_reader *r, __u64 *batch_max)
 	b = get_rbuf(r, c->h.raw_len);
 	if (!b)
 		return -ENOMEM;
+	/* a column chunk is indexed as it decodes (none when too short for a record) */
+	r->unpack.ix.refs = r->pend ? r->pend + r->n_pend : NULL;
 	err = load_payload(r, c, b->data, true);
+	r->unpack.ix.refs = NULL;
 	if (err < 0)
 		return err;
 	if (err) {
