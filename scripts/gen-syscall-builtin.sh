@@ -64,7 +64,7 @@ static int cmp_name(const void *key, const void *row)
 	return strcmp(key, ((const struct gtsc_builtin_syscall *)row)->name);
 }
 
-const struct gtsc_builtin_syscall *gtsc_builtin_syscall(const char *name)
+const struct gtsc_builtin_syscall *gt_builtin_syscall(const char *name)
 {
 	return bsearch(name, builtin, sizeof(builtin) / sizeof(builtin[0]), sizeof(builtin[0]),
 		       cmp_name);

@@ -63,7 +63,7 @@ static void test_session_older_sz(struct test_ctx *t)
 	memset(&buf, 0xa5, sizeof(buf));
 	buf.o = (struct old_session_opts){ .sz = sizeof(buf.o), .sources = GTSC_SOURCE_KMEM,
 					   .system_wide = false, .pids = &pid };
-	err = gtsc_session_opts__engine((const void *)&buf, &eo, specs);
+	err = gt_session_opts__engine((const void *)&buf, &eo, specs);
 	CHECK(t, !err, "older opts refused: %d", err);
 	CHECK(t, eo.sources == GTSC_SOURCE_KMEM && !eo.system_wide, "known fields lost");
 	/* nr_pids lies past the old sz: 0, so the pid array is not read */
@@ -80,7 +80,7 @@ static void test_session_newer_sz(struct test_ctx *t)
 	struct gtsc_engine_opts eo;
 	struct gtsc_session *s;
 
-	CHECK(t, gtsc_session_opts__engine(&n.o, &eo, specs) == -EINVAL,
+	CHECK(t, gt_session_opts__engine(&n.o, &eo, specs) == -EINVAL,
 	      "an unknown non-zero field accepted");
 	/* refused before any permission or kernel check */
 	errno = 0;
@@ -88,14 +88,14 @@ static void test_session_newer_sz(struct test_ctx *t)
 	CHECK(t, !s && errno == EINVAL, "open: errno %d", errno);
 	gtsc_session__destroy(s);
 	n.newer_field = 0;
-	CHECK(t, !gtsc_session_opts__engine(&n.o, &eo, specs), "a zero tail refused");
+	CHECK(t, !gt_session_opts__engine(&n.o, &eo, specs), "a zero tail refused");
 	n.o.sz = 3;
-	CHECK(t, gtsc_session_opts__engine(&n.o, &eo, specs) == -EINVAL, "sz 3 accepted");
-	CHECK(t, !gtsc_session_opts__engine(NULL, &eo, specs) &&
+	CHECK(t, gt_session_opts__engine(&n.o, &eo, specs) == -EINVAL, "sz 3 accepted");
+	CHECK(t, !gt_session_opts__engine(NULL, &eo, specs) &&
 			 eo.sources == (GTSC_SOURCE_SYSCALLS | GTSC_SOURCE_KMEM),
 	      "NULL opts: not the defaults");
 	n = (struct newer_session_opts){ .o = { .sz = sizeof(n.o), .sources = 1 << 9 } };
-	CHECK(t, gtsc_session_opts__engine(&n.o, &eo, specs) == -EINVAL, "unknown source accepted");
+	CHECK(t, gt_session_opts__engine(&n.o, &eo, specs) == -EINVAL, "unknown source accepted");
 }
 
 /* An array of old channel structs: elements are their sz apart, not sizeof(gtsc_channel_opts). */
@@ -110,7 +110,7 @@ static void test_channel_older_stride(struct test_ctx *t)
 				       .nr_channels = 2 };
 	struct gtsc_channel_spec specs[GTSC_MAX_CHANNELS];
 	struct gtsc_engine_opts eo;
-	int err = gtsc_session_opts__engine(&o, &eo, specs);
+	int err = gt_session_opts__engine(&o, &eo, specs);
 
 	CHECK(t, !err, "old channel array refused: %d", err);
 	CHECK(t, eo.nr_channels == 2 && eo.channels == specs, "channels not passed on");
@@ -121,7 +121,7 @@ static void test_channel_older_stride(struct test_ctx *t)
 			 !specs[1].scope_set && !specs[1].nr_sub,
 	      "second channel wrong: indexed by sizeof, not sz? name '%s'", specs[1].name);
 	ch[1].name = NULL;
-	CHECK(t, gtsc_session_opts__engine(&o, &eo, specs) == -EINVAL, "nameless channel accepted");
+	CHECK(t, gt_session_opts__engine(&o, &eo, specs) == -EINVAL, "nameless channel accepted");
 }
 
 static void test_opts_copy(struct test_ctx *t)
@@ -165,7 +165,7 @@ static int render(const char *lines, const char *fmt_id_of, const __u64 *args, i
 			 .nr_args = n } };
 
 	memcpy(rec.args, args, n * sizeof(*args));
-	return gtsc_printf__render(lines, strlen(lines), &rec.r.hdr, out, size);
+	return gt_printf__render(lines, strlen(lines), &rec.r.hdr, out, size);
 }
 
 static void test_printf_render(struct test_ctx *t)
@@ -190,7 +190,7 @@ static void test_printf_render(struct test_ctx *t)
 	render(lines, fmt, args, 1, out, sizeof(out));
 	CHECK(t, !strncmp(out, "d=-5 u=%u", 9), "missing args: '%s'", out);
 	CHECK(t, render(lines, "unknown", args, 1, out, sizeof(out)) == -ENOENT, "unknown id");
-	CHECK(t, gtsc_printf__render(lines, strlen(lines), NULL, out, sizeof(out)) == -EINVAL,
+	CHECK(t, gt_printf__render(lines, strlen(lines), NULL, out, sizeof(out)) == -EINVAL,
 	      "NULL record");
 }
 
@@ -215,11 +215,11 @@ static void test_reader_format(struct test_ctx *t)
 		return;
 	close(fd);
 	snprintf(lines, sizeof(lines), "%08x\tpid %%d of %%u\n", gtsc_printf_hash("pid %d of %u"));
-	w = gtsc_writer__create(path, NULL);
-	CHECK(t, w && !gtsc_writer__add_chunk(w, GTSC_CHUNK_PRINTF, lines, strlen(lines)) &&
-			 !gtsc_writer__add_record(w, &rec.r.hdr),
+	w = gt_writer__create(path, NULL);
+	CHECK(t, w && !gt_writer__add_chunk(w, GTSC_CHUNK_PRINTF, lines, strlen(lines)) &&
+			 !gt_writer__add_record(w, &rec.r.hdr),
 	      "write");
-	CHECK(t, w && !gtsc_writer__close(w), "close");
+	CHECK(t, w && !gt_writer__close(w), "close");
 	r = gtsc_reader__open(path, NULL);
 	CHECK(t, r && gtsc_reader__next(r, &h) == 1, "read");
 	CHECK(t, h && gtsc_reader__format(r, h, out, sizeof(out)) > 0 && !strcmp(out, "pid 7 of 9"),
@@ -245,36 +245,36 @@ static void test_session_strings(struct test_ctx *t)
 		  .nr_channel_specs = 2, .snapshot_on = "syscall=exit_group", .log = keep_msg,
 		  .log_ctx = msg);
 	struct gtsc_session_parse p;
-	int err = gtsc_session_opts__parse(&o, &p);
+	int err = gt_session_opts__parse(&o, &p);
 
 	CHECK(t, !err, "refused: %d %s", err, msg);
 	CHECK(t, (p.eo.sources & GTSC_SRC_KMEM) && (p.eo.sources & GTSC_SRC_SYSCALLS) &&
 			 p.eo.syscall_filter && p.eo.nr_channels == 2 && p.eo.trigger_syscall &&
 			 p.specs[0].mode == GTSC_MODE_OVERWRITE && p.specs[1].global,
 	      "parsed wrong");
-	gtsc_session_parse__free(&p);
+	gt_session_parse__free(&p);
 	o.events = "bogus";
-	CHECK(t, gtsc_session_opts__parse(&o, &p) == -EINVAL &&
+	CHECK(t, gt_session_opts__parse(&o, &p) == -EINVAL &&
 			 strstr(msg, "unknown event source 'bogus'"),
 	      "bad source: '%s'", msg);
 	o.events = "kmem";
-	CHECK(t, gtsc_session_opts__parse(&o, &p) == -EINVAL &&
+	CHECK(t, gt_session_opts__parse(&o, &p) == -EINVAL &&
 			 strstr(msg, "needs the syscalls source"),
 	      "trigger without syscalls: '%s'", msg);
 	o.events = NULL;
 	o.nr_channel_specs = 0;
-	CHECK(t, gtsc_session_opts__parse(&o, &p) == -EINVAL &&
+	CHECK(t, gt_session_opts__parse(&o, &p) == -EINVAL &&
 			 strstr(msg, "needs an overwrite channel"),
 	      "trigger without flight: '%s'", msg);
 	o.snapshot_on = NULL;
 	o.channel_specs = bad_chan;
 	o.nr_channel_specs = 1;
-	CHECK(t, gtsc_session_opts__parse(&o, &p) == -EINVAL && strstr(msg, "size 'lots' is not a size"),
+	CHECK(t, gt_session_opts__parse(&o, &p) == -EINVAL && strstr(msg, "size 'lots' is not a size"),
 	      "bad channel: '%s'", msg);
 	o.nr_channel_specs = 0;
 	o.events = "syscalls";
 	o.stacks = true;
-	CHECK(t, gtsc_session_opts__parse(&o, &p) == -EINVAL && strstr(msg, "needs -e kmem"),
+	CHECK(t, gt_session_opts__parse(&o, &p) == -EINVAL && strstr(msg, "needs -e kmem"),
 	      "stacks without kmem: '%s'", msg);
 }
 
@@ -299,12 +299,12 @@ static void test_session_v01_sz(struct test_ctx *t)
 	buf.o.allow_missing = false;
 	buf.o.log = NULL;
 	buf.o.log_ctx = NULL;
-	err = gtsc_session_opts__parse(&buf.o, &p);
+	err = gt_session_opts__parse(&buf.o, &p);
 	CHECK(t, !err, "0.1 opts refused: %d", err);
 	CHECK(t, !p.eo.syscall_filter && !p.eo.funcs && !p.eo.nr_comms && !p.eo.cgroup &&
 			 !p.eo.trigger_syscall && !p.eo.stacks && !p.eo.capture_size,
 	      "a field past sz was read");
-	gtsc_session_parse__free(&p);
+	gt_session_parse__free(&p);
 }
 
 static const struct test_case cases[] = {

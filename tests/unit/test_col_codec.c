@@ -376,7 +376,7 @@ static int recode(const char *in, const char *out, const char *codec, long per_r
 		return fprintf(stderr, "recode: no codec '%s'\n", codec), 2;
 	r = gtsc_reader__open(in, &ro);
 	if (r)
-		w = gtsc_writer__create(out, &wo);
+		w = gt_writer__create(out, &wo);
 	if (!r || !w) {
 		fprintf(stderr, "recode: %s: %s\n", r ? out : in, strerror(errno));
 		gtsc_reader__close(r);
@@ -387,23 +387,23 @@ static int recode(const char *in, const char *out, const char *codec, long per_r
 		const char *text = gtsc_reader__chunk_text(r, head[i], &len);
 
 		if (text)
-			err = gtsc_writer__add_chunk(w, head[i], text, len);
+			err = gt_writer__add_chunk(w, head[i], text, len);
 	}
 	for (long n = 1; !err && (ret = gtsc_reader__next(r, &rec)) > 0; n++) {
-		err = gtsc_writer__add_record(w, rec);
+		err = gt_writer__add_record(w, rec);
 		if (!err && per_round && n % per_round == 0)
-			err = gtsc_writer__end_round(w);
+			err = gt_writer__end_round(w);
 	}
 	err = err ?: ret;
-	err = err ?: gtsc_writer__end_round(w);
+	err = err ?: gt_writer__end_round(w);
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && !err; i++) {
 		size_t len;
 		const char *text = gtsc_reader__chunk_text(r, tail[i], &len);
 
 		if (text)
-			err = gtsc_writer__add_chunk(w, tail[i], text, len);
+			err = gt_writer__add_chunk(w, tail[i], text, len);
 	}
-	err = gtsc_writer__close(w) ?: err;
+	err = gt_writer__close(w) ?: err;
 	if (err || gtsc_reader__truncated(r))
 		fprintf(stderr, "recode: %s\n", err ? strerror(-err) : gtsc_reader__damage(r));
 	ret = err || gtsc_reader__truncated(r);

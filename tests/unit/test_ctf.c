@@ -35,7 +35,7 @@ static void write_trace(struct ktrace *kt)
 	kt_cache_name(kt, "filp", 192);
 	kt_alloc(kt, GTSC_KMEM_CACHE, 0, 2, PTR + 256, 184, 192);
 	kt_hdr(kt, &d.hdr, GTSC_REC_DROPS, sizeof(d), 1, 0);
-	gtsc_writer__add_record(kt->w, &d.hdr);
+	gt_writer__add_record(kt->w, &d.hdr);
 	kt_free_order(kt, GTSC_KMEM_PAGE, 1, 0, 0x1234, 2);
 	kt_close(kt);
 }
@@ -266,7 +266,7 @@ static void test_late_record(struct test_ctx *t)
 		if (order[i])
 			kt_alloc(&kt, GTSC_KMEM_KMALLOC, 0, 1, PTR + i * 64, 8, 8);
 		else
-			gtsc_writer__end_round(kt.w);
+			gt_writer__end_round(kt.w);
 	}
 	kt_close(&kt);
 	snprintf(o.dir, sizeof(o.dir), "%s/ctf-XXXXXX", getenv("TMPDIR") ?: "/tmp");

@@ -195,13 +195,13 @@ static struct gtsc_reader *syscall_trace(struct test_ctx *t, char *path)
 	if (fd < 0)
 		return NULL;
 	close(fd);
-	w = gtsc_writer__create(path, NULL);
+	w = gt_writer__create(path, NULL);
 	if (!w)
 		return NULL;
-	err = gtsc_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=0\n", 11);
-	err = err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_SYSCALLS, syscalls_text,
-					    sizeof(syscalls_text) - 1);
-	err = gtsc_writer__close(w) ?: err;
+	err = gt_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=0\n", 11);
+	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_SYSCALLS, syscalls_text,
+					  sizeof(syscalls_text) - 1);
+	err = gt_writer__close(w) ?: err;
 	CHECK(t, !err, "write");
 	return gtsc_reader__open(path, NULL);
 }

@@ -39,7 +39,7 @@ static struct gtsc_rec_func func_rec(__u32 id, __u8 kind, __u64 ts)
 static int write_trace(const char *path)
 {
 	struct gtsc_writer_opts wo = { .sz = sizeof(wo) };
-	struct gtsc_writer *w = gtsc_writer__create(path, &wo);
+	struct gtsc_writer *w = gt_writer__create(path, &wo);
 	struct gtsc_rec_func in = func_rec(0, GTSC_FUNC_ENTRY, 1000);
 	struct gtsc_rec_func out = func_rec(0, GTSC_FUNC_RETURN, 1500);
 	struct gtsc_rec_func neg = func_rec(2, GTSC_FUNC_ENTRY, 2000);
@@ -54,14 +54,14 @@ static int write_trace(const char *path)
 	out.ret = (__u64)-11;
 	out.latency_ns = 500;
 	neg.args[0] = 0xffffffffULL; /* a 32-bit -1 in a 64-bit register */
-	err = gtsc_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=0\n", 11);
-	err = err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_FUNCS, funcs_text,
-					    sizeof(funcs_text) - 1);
-	err = err ?: gtsc_writer__add_record(w, &in.hdr);
-	err = err ?: gtsc_writer__add_record(w, &out.hdr);
-	err = err ?: gtsc_writer__add_record(w, &neg.hdr);
-	err = err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_TRAILER, tr, sizeof(tr) - 1);
-	return gtsc_writer__close(w) ?: err;
+	err = gt_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=0\n", 11);
+	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_FUNCS, funcs_text,
+					  sizeof(funcs_text) - 1);
+	err = err ?: gt_writer__add_record(w, &in.hdr);
+	err = err ?: gt_writer__add_record(w, &out.hdr);
+	err = err ?: gt_writer__add_record(w, &neg.hdr);
+	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_TRAILER, tr, sizeof(tr) - 1);
+	return gt_writer__close(w) ?: err;
 }
 
 static struct gtsc_reader *open_trace(struct test_ctx *t, char *path)
@@ -145,7 +145,7 @@ static void test_btf_proto(struct test_ctx *t)
 
 	if (!btf)
 		return; /* no BTF here: the "?" path is test_chunk's function 1 */
-	gtsc_funcs__describe(&set, btf, &sb);
+	gt_funcs__describe(&set, btf, &sb);
 	CHECK(t, sb.buf && !strncmp(sb.buf, "0\tvfs_read\t0\tentry,return\ts8\tssize_t\t", 36),
 	      "line: %s", sb.buf);
 	CHECK(t, sb.buf && strstr(sb.buf, "\tp8\tstruct file *\tfile\t"), "file arg: %s", sb.buf);

@@ -437,11 +437,11 @@ static void test_unknown_and_bad_size(struct test_ctx *t)
 	kt_open(&kt, "types", NULL);
 	clean_records(&kt, 20);
 	kt_hdr(&kt, &unknown.hdr, 200, sizeof(unknown), 0, 100);
-	gtsc_writer__add_record(kt.w, &unknown.hdr);
+	gt_writer__add_record(kt.w, &unknown.hdr);
 	big.f.kind = K;
 	big.f.ptr = PTR(5000);
 	kt_hdr(&kt, &big.f.hdr, GTSC_REC_KMEM_FREE, sizeof(big), 1, 100);
-	gtsc_writer__add_record(kt.w, &big.f.hdr);
+	gt_writer__add_record(kt.w, &big.f.hdr);
 	close_and_check(t, &kt, &k);
 	CHECK(t, k.s.unknown_types == 1 && k.s.bad_sizes == 1, "unknown %llu bad %llu",
 	      (unsigned long long)k.s.unknown_types, (unsigned long long)k.s.bad_sizes);

@@ -32,7 +32,7 @@ struct ktrace {
 
 static inline void kt_chunk(struct ktrace *t, enum gtsc_chunk_type type, const char *text)
 {
-	gtsc_writer__add_chunk(t->w, type, text, strlen(text));
+	gt_writer__add_chunk(t->w, type, text, strlen(text));
 }
 
 /* MORE: META lines of the test's (filter=...); KMEM_MODE: the kmem channel's mode. */
@@ -66,7 +66,7 @@ static inline void kt_open_ex(struct ktrace *t, const char *name, const char *ke
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", name, (int)getpid());
 	t->kernel = kernel ? kernel : "6.18.0";
 	t->ts = KT_START_NS + 1000;
-	t->w = gtsc_writer__create(t->path, &wo);
+	t->w = gt_writer__create(t->path, &wo);
 	if (!t->w)
 		abort();
 	kt_meta(t, more_meta, kmem_mode);
@@ -93,7 +93,7 @@ static inline void kt_add(struct ktrace *t, const struct gtsc_rec_hdr *h)
 {
 	if (h->cpu < 2 && h->type >= GTSC_REC_KMEM_ALLOC && h->type <= GTSC_REC_KMEM_CACHE)
 		t->written[h->cpu]++;
-	gtsc_writer__add_record(t->w, h);
+	gt_writer__add_record(t->w, h);
 }
 
 static inline void kt_alloc_pid(struct ktrace *t, __u8 kind, __u16 cpu, __u32 pid, int site,
@@ -159,7 +159,7 @@ static inline void kt_close(struct ktrace *t)
 {
 	char tr[768];
 
-	gtsc_writer__end_round(t->w);
+	gt_writer__end_round(t->w);
 	snprintf(tr, sizeof(tr),
 		 "stat\t0\t0\t0\t0\nstat\t1\t0\t0\t0\nstat\t1\t1\t0\t0\n"
 		 "stat\t2\t0\t%llu\t%llu\nstat\t2\t1\t%llu\t0\nmeta\tend_ns\t%llu\n%s",
@@ -167,7 +167,7 @@ static inline void kt_close(struct ktrace *t)
 		 (unsigned long long)t->dropped, (unsigned long long)t->written[1],
 		 (unsigned long long)t->ts, t->trailer);
 	kt_chunk(t, GTSC_CHUNK_TRAILER, tr);
-	if (gtsc_writer__close(t->w))
+	if (gt_writer__close(t->w))
 		abort();
 	t->w = NULL;
 }

@@ -30,17 +30,17 @@ static struct gtsc_reader *open_trace(struct test_ctx *t, char *path, bool kille
 	if (fd < 0)
 		return NULL;
 	close(fd);
-	w = gtsc_writer__create(path, NULL);
+	w = gt_writer__create(path, NULL);
 	CHECK(t, w, "create: %d", errno);
 	if (!w)
 		return NULL;
-	err = gtsc_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=1\n", 11);
-	err = err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_CHANNELS, channels_text,
-					    strlen(channels_text));
+	err = gt_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=1\n", 11);
+	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_CHANNELS, channels_text,
+					  strlen(channels_text));
 	if (!killed)
-		err = err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_TRAILER, trailer_text,
-						    strlen(trailer_text));
-	err = gtsc_writer__close(w) ?: err;
+		err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_TRAILER, trailer_text,
+						  strlen(trailer_text));
+	err = gt_writer__close(w) ?: err;
 	CHECK(t, !err, "write: %d", err);
 	r = err ? NULL : gtsc_reader__open(path, NULL);
 	CHECK(t, r, "open: %d", errno);

@@ -36,15 +36,15 @@ static int write_trace(const char *path, long codec, bool none, __u64 seed)
 {
 	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .chunk_size = 8192, .data_codec = codec,
 				       .zlib_level = none ? 0 : 1 };
-	struct gtsc_writer *w = gtsc_writer__create(path, &wo);
+	struct gtsc_writer *w = gt_writer__create(path, &wo);
 	struct gtsc_rec_sys_enter e = { .hdr = { .type = GTSC_REC_SYS_ENTER, .size = sizeof(e) } };
 	int err;
 
 	if (!w)
 		return -errno;
-	err = gtsc_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=1\n", 11);
-	err = err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_CHANNELS, channels_text,
-					    strlen(channels_text));
+	err = gt_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=1\n", 11);
+	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_CHANNELS, channels_text,
+					  strlen(channels_text));
 	for (int i = 0; i < NREC && !err; i++) {
 		e.hdr.cpu = i & 1;
 		e.hdr.pid = e.hdr.tid = 100 + (i % 7);
@@ -52,13 +52,13 @@ static int write_trace(const char *path, long codec, bool none, __u64 seed)
 		e.nr = i % 300;
 		e.args[0] = seed * 0x9e3779b97f4a7c15ull + (__u64)i * 4096;
 		e.args[1] = (__u64)i;
-		err = gtsc_writer__add_record(w, &e.hdr);
+		err = gt_writer__add_record(w, &e.hdr);
 		if (!err && i % 50 == 49)
-			err = gtsc_writer__end_round(w);
+			err = gt_writer__end_round(w);
 	}
-	err = err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_TRAILER, trailer_text,
-					    strlen(trailer_text));
-	return gtsc_writer__close(w) ?: err;
+	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_TRAILER, trailer_text,
+					  strlen(trailer_text));
+	return gt_writer__close(w) ?: err;
 }
 
 static void set_threads(bool one)

@@ -20,13 +20,13 @@ static struct gtsc_reader *trace_with(struct test_ctx *t, char *path, const char
 	if (fd < 0)
 		return NULL;
 	close(fd);
-	w = gtsc_writer__create(path, NULL);
+	w = gt_writer__create(path, NULL);
 	CHECK(t, w, "create");
 	if (!w)
 		return NULL;
-	err = gtsc_writer__add_chunk(w, GTSC_CHUNK_META, meta, strlen(meta));
-	err = err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_TRAILER, "meta\tend_ns\t1\n", 14);
-	err = gtsc_writer__close(w) ?: err;
+	err = gt_writer__add_chunk(w, GTSC_CHUNK_META, meta, strlen(meta));
+	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_TRAILER, "meta\tend_ns\t1\n", 14);
+	err = gt_writer__close(w) ?: err;
 	CHECK(t, !err, "write: %s", strerror(-err));
 	return gtsc_reader__open(path, NULL);
 }

@@ -41,7 +41,7 @@ static int put_enter(struct gtsc_writer *w, __u32 tid, __u64 ts, int nr, __u64 a
 		.args = { a0, a1, a2 },
 	};
 
-	return gtsc_writer__add_record(w, &e.hdr);
+	return gt_writer__add_record(w, &e.hdr);
 }
 
 static int put_exit(struct gtsc_writer *w, __u32 tid, __u64 ts, int nr, __s64 ret)
@@ -53,7 +53,7 @@ static int put_exit(struct gtsc_writer *w, __u32 tid, __u64 ts, int nr, __s64 re
 		.ret = ret,
 	};
 
-	return gtsc_writer__add_record(w, &e.hdr);
+	return gt_writer__add_record(w, &e.hdr);
 }
 
 static int put_task(struct gtsc_writer *w, __u32 tid, __u64 ts, __u32 event, __s32 code)
@@ -65,7 +65,7 @@ static int put_task(struct gtsc_writer *w, __u32 tid, __u64 ts, __u32 event, __s
 		.exit_code = code,
 	};
 
-	return gtsc_writer__add_record(w, &tk.hdr);
+	return gt_writer__add_record(w, &tk.hdr);
 }
 
 /*
@@ -76,12 +76,12 @@ static int put_task(struct gtsc_writer *w, __u32 tid, __u64 ts, __u32 event, __s
 static int write_trace(const char *path)
 {
 	GTSC_OPTS(gtsc_writer_opts, o);
-	struct gtsc_writer *w = gtsc_writer__create(path, &o);
+	struct gtsc_writer *w = gt_writer__create(path, &o);
 	int err;
 
 	if (!w)
 		return -errno;
-	err = gtsc_writer__add_chunk(w, GTSC_CHUNK_SYSCALLS, syscalls_text, strlen(syscalls_text));
+	err = gt_writer__add_chunk(w, GTSC_CHUNK_SYSCALLS, syscalls_text, strlen(syscalls_text));
 	err = err ?: put_enter(w, 1, 10, NR_WAIT4, 2, 0x1000, 0);
 	err = err ?: put_enter(w, 2, 20, NR_READ, 5, 0x2000, 10);
 	err = err ?: put_exit(w, 2, 30, NR_READ, 10);
@@ -92,7 +92,7 @@ static int write_trace(const char *path)
 	err = err ?: put_task(w, 2, 48, GTSC_TASK_EXEC, 0); /* not an exit: ignored */
 	err = err ?: put_enter(w, 2, 50, NR_READ, 5, 0x2000, 10);
 	err = err ?: put_task(w, 2, 60, GTSC_TASK_EXIT, 0);
-	return gtsc_writer__close(w) ?: err;
+	return gt_writer__close(w) ?: err;
 }
 
 static struct gtsc_reader *open_trace(struct test_ctx *t, char *path, size_t sz)

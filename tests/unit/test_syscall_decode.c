@@ -286,7 +286,7 @@ static void test_builtin_args(struct test_ctx *t)
 	CHECK_STR(t, decode(d, &o, &openat_noargs_si, 257, &en, &ex, SD_WHOLE),
 		  "openat(dfd: AT_FDCWD, filename: NULL, flags: O_RDONLY) = 3");
 	/* No tracefs at record time: the SYSCALLS chunk comes from the same table. */
-	gtsc_meta__syscalls(NULL, &sb);
+	gt_meta__syscalls(NULL, &sb);
 	CHECK(t, sb.buf && strstr(sb.buf, "\n257\topenat\tint\tdfd\tconst char *\tfilename"
 					   "\tint\tflags\tumode_t\tmode\n"),
 	      "no builtin openat line");
@@ -340,7 +340,7 @@ static void test_tracefs_user_fields(struct test_ctx *t)
 		CHECK(t, 0, "cannot write a fake tracefs in /tmp");
 		return;
 	}
-	CHECK(t, gtsc_meta__syscalls(dir, &sb) == 2, "not 2 syscalls from the fake tracefs");
+	CHECK(t, gt_meta__syscalls(dir, &sb) == 2, "not 2 syscalls from the fake tracefs");
 	CHECK(t, sb.buf && strstr(sb.buf, "\n1\twrite\tunsigned int\tfd\tconst char *\tbuf"
 					   "\tsize_t\tcount\n"),
 	      "write's __buf_val taken for an argument");

@@ -32,13 +32,13 @@ static void test_names(struct test_ctx *t)
 	struct strbuf sb = {};
 	char why[256];
 
-	CHECK(t, !gtsc_syscall_set__parse("openat,read,write,connect", &s, why, sizeof(why)),
+	CHECK(t, !gt_syscall_set__parse("openat,read,write,connect", &s, why, sizeof(why)),
 	      "parse failed: %s", why);
 	CHECK(t, count(&s) == 4, "%d syscalls, not 4", count(&s));
 	CHECK(t, has(&s, __NR_openat) && has(&s, __NR_read) && has(&s, __NR_write) &&
 			 has(&s, __NR_connect),
 	      "a named syscall is missing");
-	gtsc_syscall_set__names(&s, &sb);
+	gt_syscall_set__names(&s, &sb);
 	CHECK(t, sb.buf && !strcmp(sb.buf, "read,write,connect,openat"), "names: %s", sb.buf);
 	strbuf_free(&sb);
 }
@@ -48,7 +48,7 @@ static void test_glob(struct test_ctx *t)
 	struct gtsc_sys_set s;
 	char why[256];
 
-	CHECK(t, !gtsc_syscall_set__parse("*stat*", &s, why, sizeof(why)), "parse failed: %s", why);
+	CHECK(t, !gt_syscall_set__parse("*stat*", &s, why, sizeof(why)), "parse failed: %s", why);
 	CHECK(t, has(&s, __NR_newfstatat) && has(&s, __NR_statx) && has(&s, __NR_fstatfs),
 	      "*stat* misses a stat call");
 	CHECK(t, !has(&s, __NR_openat) && !has(&s, __NR_read), "*stat* matches openat or read");
@@ -59,7 +59,7 @@ static void test_classes(struct test_ctx *t)
 	struct gtsc_sys_set s;
 	char why[256];
 
-	CHECK(t, !gtsc_syscall_set__parse("%net,%file,getppid", &s, why, sizeof(why)),
+	CHECK(t, !gt_syscall_set__parse("%net,%file,getppid", &s, why, sizeof(why)),
 	      "parse failed: %s", why);
 	CHECK(t, has(&s, __NR_connect) && has(&s, __NR_recvfrom), "%%net misses a socket call");
 	CHECK(t, has(&s, __NR_openat) && has(&s, __NR_execve) && has(&s, __NR_unlinkat),
@@ -84,7 +84,7 @@ static void test_errors(struct test_ctx *t)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		why[0] = '\0';
-		CHECK(t, gtsc_syscall_set__parse(bad[i].list, &s, why, sizeof(why)) == -EINVAL,
+		CHECK(t, gt_syscall_set__parse(bad[i].list, &s, why, sizeof(why)) == -EINVAL,
 		      "'%s' was accepted", bad[i].list);
 		CHECK(t, strstr(why, bad[i].why), "'%s': said '%s'", bad[i].list, why);
 	}
@@ -98,7 +98,7 @@ static void test_capture_table(struct test_ctx *t)
 
 	if (!cap)
 		return;
-	gtsc_capture__fill(cap, f);
+	gt_capture__fill(cap, f);
 	CHECK(t, cap[__NR_openat].spec[0].how == GTSC_CAP_PATH && cap[__NR_openat].spec[0].arg == 1,
 	      "openat's path is not argument 1");
 	CHECK(t, f[__NR_openat] == GTSC_SYS_CAP_ENTER, "openat's flags are %#x", f[__NR_openat]);

@@ -199,7 +199,7 @@ static int write_meta(struct gtsc_writer *w, bool unknown_chunk)
 
 		if (chunks[i].type == FUTURE_CHUNK_TYPE && !unknown_chunk)
 			continue;
-		err = gtsc_writer__add_chunk(w, chunks[i].type, text, strlen(text));
+		err = gt_writer__add_chunk(w, chunks[i].type, text, strlen(text));
 		if (err)
 			return err;
 	}
@@ -215,8 +215,8 @@ static int write_tail(struct gtsc_writer *w, __u64 records)
 		     "stat\t0\t0\t100\t1\nstat\t0\t1\t200\t2\nprog\tsys_enter\t3\nprog\tkmem\t4\n"
 		     "meta\tend_ns\t999\nmeta\trecords\t%llu\n",
 		     (unsigned long long)records);
-	err = gtsc_writer__add_chunk(w, GTSC_CHUNK_KSYMS, ksyms_text, strlen(ksyms_text));
-	return err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_TRAILER, trailer, n);
+	err = gt_writer__add_chunk(w, GTSC_CHUNK_KSYMS, ksyms_text, strlen(ksyms_text));
+	return err ?: gt_writer__add_chunk(w, GTSC_CHUNK_TRAILER, trailer, n);
 }
 
 static int add(struct gtsc_writer *w, struct recs *rs, unsigned int seq, __u16 cpu, __u64 ts)
@@ -225,7 +225,7 @@ static int add(struct gtsc_writer *w, struct recs *rs, unsigned int seq, __u16 c
 	size_t size = make_rec(rec, seq, cpu, ts);
 
 	recs_add(rs, rec, size);
-	return gtsc_writer__add_record(w, (const struct gtsc_rec_hdr *)rec);
+	return gt_writer__add_record(w, (const struct gtsc_rec_hdr *)rec);
 }
 
 /*
@@ -249,7 +249,7 @@ static int write_rounds(struct gtsc_writer *w, const struct gen *g, struct recs 
 			err = add(w, rs, seq++, 1, prev + 100ull * i + (i % 7 ? 50 : 0));
 		for (int i = 0; i < g->per_round - g->late && r < g->rounds && !err; i++)
 			err = add(w, rs, seq++, 1, base + 100ull * i + (i % 7 ? 50 : 0));
-		err = err ?: gtsc_writer__end_round(w);
+		err = err ?: gt_writer__end_round(w);
 	}
 	return err;
 }
@@ -265,7 +265,7 @@ static int write_trace(const char *path, const struct gen *g, struct recs *rs)
 	struct gtsc_writer *w;
 	int err = 0;
 
-	w = gtsc_writer__create(path, &o);
+	w = gt_writer__create(path, &o);
 	if (!w)
 		return -errno;
 	if (g->meta)
@@ -273,9 +273,9 @@ static int write_trace(const char *path, const struct gen *g, struct recs *rs)
 	err = err ?: write_rounds(w, g, rs);
 	if (g->meta)
 		err = err ?: write_tail(w, rs->n);
-	if (!err && gtsc_writer__records(w) != rs->n)
+	if (!err && gt_writer__records(w) != rs->n)
 		err = -EPROTO;
-	return gtsc_writer__close(w) ?: err;
+	return gt_writer__close(w) ?: err;
 }
 
 static int make_tmp(char *path, size_t sz)
@@ -532,11 +532,11 @@ static void check_metadata(struct test_ctx *t, struct gtsc_reader *r, size_t nre
 	s = gtsc_reader__meta(r, "records");
 	CHECK(t, s && !strcmp(s, want), "trailer meta records: %s", s ?: "(null)");
 	CHECK(t, !gtsc_reader__meta(r, "nope"), "absent meta key found");
-	s = gtsc_reader__feature(r, "ringbuf_overwrite");
+	s = gt_reader__feature(r, "ringbuf_overwrite");
 	CHECK(t, s && !strcmp(s, "0"), "feature ringbuf_overwrite: %s", s ?: "(null)");
-	CHECK(t, !gtsc_reader__feature(r, "host"), "META key seen as a feature");
+	CHECK(t, !gt_reader__feature(r, "host"), "META key seen as a feature");
 
-	ch = gtsc_reader__channels(r, &n);
+	ch = gt_reader__channels(r, &n);
 	CHECK(t, n == 2, "%zu channels", n);
 	if (n == 2) {
 		CHECK(t,
@@ -564,7 +564,7 @@ static void check_metadata(struct test_ctx *t, struct gtsc_reader *r, size_t nre
 	CHECK(t, s && !strcmp(s, "kmalloc_trace") && !off, "ksym exact: %s", s ?: "(null)");
 	CHECK(t, !gtsc_reader__ksym(r, 0xffffffff80ffffffull, &off), "ksym below the first");
 
-	st = gtsc_reader__stats(r, &n);
+	st = gt_reader__stats(r, &n);
 	CHECK(t, st && n == 2 && st[1].cpu == 1 && st[1].written == 200 && st[1].dropped == 2,
 	      "trailer stats misparsed (%zu)", n);
 	CHECK(t, gtsc_reader__prog_misses(r) == 7, "prog misses %llu",
@@ -734,7 +734,7 @@ static void test_writer_format(struct test_ctx *t)
 		return;
 	}
 	o.chunk_size = make_rec(rec, 1, 0, 1) * 8; /* 8 sys_exit records of 40 bytes */
-	w = gtsc_writer__create(path, &o);
+	w = gt_writer__create(path, &o);
 	CHECK(t, w, "create: %s", strerror(errno));
 	if (!w)
 		goto out;
@@ -743,19 +743,19 @@ static void test_writer_format(struct test_ctx *t)
 		for (int i = 0; i < per_round; i++) {
 			make_rec(rec, 1, 0, 1000 * r + i);
 			recs_add(&want, rec, 40);
-			CHECK(t, !gtsc_writer__add_record(w, (void *)rec), "add");
+			CHECK(t, !gt_writer__add_record(w, (void *)rec), "add");
 		}
 		if (r == empty_round)
-			CHECK(t, !gtsc_writer__add_chunk(w, FUTURE_CHUNK_TYPE, "x", 1),
+			CHECK(t, !gt_writer__add_chunk(w, FUTURE_CHUNK_TYPE, "x", 1),
 			      "add_chunk");
-		CHECK(t, !gtsc_writer__end_round(w), "end_round");
-		CHECK(t, !gtsc_writer__end_round(w), "second end_round");
+		CHECK(t, !gt_writer__end_round(w), "end_round");
+		CHECK(t, !gt_writer__end_round(w), "second end_round");
 	}
 	CHECK(t, !write_tail(w, want.n), "tail");
-	bytes = gtsc_writer__bytes(w);
-	CHECK(t, gtsc_writer__records(w) == want.n, "records %llu",
-	      (unsigned long long)gtsc_writer__records(w));
-	CHECK(t, !gtsc_writer__close(w), "close");
+	bytes = gt_writer__bytes(w);
+	CHECK(t, gt_writer__records(w) == want.n, "records %llu",
+	      (unsigned long long)gt_writer__records(w));
+	CHECK(t, !gt_writer__close(w), "close");
 
 	file = read_file(path, &size);
 	CHECK(t, file && size == bytes, "file is %zu bytes, writer counted %llu", size,
@@ -1456,26 +1456,26 @@ static void test_writer_pads(struct test_ctx *t)
 		CHECK(t, 0, "mkstemp");
 		return;
 	}
-	w = gtsc_writer__create(path, NULL);
+	w = gt_writer__create(path, NULL);
 	CHECK(t, w, "create");
 	if (!w)
 		return;
 	make_rec(rec, 4, 0, 1);
 	h->size = sizeof(*h) + 5;
 	memset(rec + sizeof(*h), 0x5a, 5);
-	CHECK(t, !gtsc_writer__add_record(w, h), "odd size refused");
+	CHECK(t, !gt_writer__add_record(w, h), "odd size refused");
 	make_rec(rec, 2, 0, 2);
-	CHECK(t, !gtsc_writer__add_record(w, h), "kmem_alloc refused");
+	CHECK(t, !gt_writer__add_record(w, h), "kmem_alloc refused");
 	big = calloc(1, 65536);
 	if (big) {
 		make_rec(big, 4, 0, 3);
 		((struct gtsc_rec_hdr *)big)->size = 65533; /* padded, it would not fit hdr.size */
-		CHECK(t, gtsc_writer__add_record(w, (void *)big) == -EINVAL,
+		CHECK(t, gt_writer__add_record(w, (void *)big) == -EINVAL,
 		      "a record of 65533 bytes accepted");
 		free(big);
 	}
-	CHECK(t, !gtsc_writer__add_chunk(w, GTSC_CHUNK_TRAILER, "meta\tend_ns\t9\n", 14), "trailer");
-	CHECK(t, !gtsc_writer__close(w), "close");
+	CHECK(t, !gt_writer__add_chunk(w, GTSC_CHUNK_TRAILER, "meta\tend_ns\t9\n", 14), "trailer");
+	CHECK(t, !gt_writer__close(w), "close");
 	r = open_reader(path, false, NULL, 0);
 	CHECK(t, r, "open");
 	while (r && gtsc_reader__next(r, &got) == 1) {
@@ -1621,23 +1621,23 @@ static void test_writer_refuses(struct test_ctx *t)
 		CHECK(t, 0, "mkstemp");
 		return;
 	}
-	w = gtsc_writer__create(path, NULL);
+	w = gt_writer__create(path, NULL);
 	CHECK(t, w, "create");
 	if (!w)
 		return;
 	make_rec(rec, 2, 0, 1);
 	h->size = 71;
-	CHECK(t, gtsc_writer__add_record(w, h) == -EINVAL, "short kmem_alloc accepted");
+	CHECK(t, gt_writer__add_record(w, h) == -EINVAL, "short kmem_alloc accepted");
 	h->size = 23;
 	h->type = UNKNOWN_REC_TYPE;
-	CHECK(t, gtsc_writer__add_record(w, h) == -EINVAL, "record below a header accepted");
-	CHECK(t, gtsc_writer__add_chunk(w, GTSC_CHUNK_DATA, "x", 1) == -EINVAL,
+	CHECK(t, gt_writer__add_record(w, h) == -EINVAL, "record below a header accepted");
+	CHECK(t, gt_writer__add_chunk(w, GTSC_CHUNK_DATA, "x", 1) == -EINVAL,
 	      "DATA through add_chunk accepted");
-	CHECK(t, gtsc_writer__add_chunk(w, 0, "x", 1) == -EINVAL, "chunk type 0 accepted");
-	CHECK(t, gtsc_writer__records(w) == 0, "refused records counted");
-	CHECK(t, gtsc_writer__bytes(w) == HDR_SZ, "bytes %llu",
-	      (unsigned long long)gtsc_writer__bytes(w));
-	CHECK(t, !gtsc_writer__close(w), "close");
+	CHECK(t, gt_writer__add_chunk(w, 0, "x", 1) == -EINVAL, "chunk type 0 accepted");
+	CHECK(t, gt_writer__records(w) == 0, "refused records counted");
+	CHECK(t, gt_writer__bytes(w) == HDR_SZ, "bytes %llu",
+	      (unsigned long long)gt_writer__bytes(w));
+	CHECK(t, !gt_writer__close(w), "close");
 	unlink(path);
 }
 
@@ -1666,16 +1666,16 @@ static void test_mode_0600(struct test_ctx *t)
 		return;
 	}
 	CHECK(t, !chmod(path, 0644), "chmod");
-	w = gtsc_writer__create(path, NULL);
+	w = gt_writer__create(path, NULL);
 	CHECK(t, w, "create over an existing file: %s", strerror(errno));
 	CHECK(t, !stat(path, &st) && (st.st_mode & 07777) == 0600, "mode %o over a 0644 file",
 	      st.st_mode & 07777);
-	gtsc_writer__close(w);
+	gt_writer__close(w);
 	unlink(path);
-	w = gtsc_writer__create(path, NULL);
+	w = gt_writer__create(path, NULL);
 	CHECK(t, !stat(path, &st) && (st.st_mode & 07777) == 0600, "new file mode %o",
 	      st.st_mode & 07777);
-	gtsc_writer__close(w);
+	gt_writer__close(w);
 	umask(old);
 	unlink(path);
 }
@@ -1703,22 +1703,22 @@ static void test_opts_compat(struct test_ctx *t)
 		return;
 	}
 	errno = 0;
-	CHECK(t, !gtsc_writer__create(path, &wbig.o) && errno == EINVAL,
+	CHECK(t, !gt_writer__create(path, &wbig.o) && errno == EINVAL,
 	      "writer: unknown non-zero opts field accepted");
 	errno = 0;
-	CHECK(t, !gtsc_writer__create(path, &wbad) && errno == EINVAL, "writer: sz 3 accepted");
-	CHECK(t, !gtsc_writer__create(path, &wlevel) && errno == EINVAL, "zlib level 10 accepted");
+	CHECK(t, !gt_writer__create(path, &wbad) && errno == EINVAL, "writer: sz 3 accepted");
+	CHECK(t, !gt_writer__create(path, &wlevel) && errno == EINVAL, "zlib level 10 accepted");
 	wbig.newer_field = 0;
-	w = gtsc_writer__create(path, &wbig.o);
+	w = gt_writer__create(path, &wbig.o);
 	CHECK(t, w, "writer: zero tail refused");
-	gtsc_writer__close(w);
+	gt_writer__close(w);
 	/* fields past sz are not read: level 99 there must not matter */
-	w = gtsc_writer__create(path, &wsmall);
+	w = gt_writer__create(path, &wsmall);
 	CHECK(t, w, "writer: sz only refused: %s", strerror(errno));
 	make_rec(rec, 1, 0, 5);
-	CHECK(t, w && !gtsc_writer__add_record(w, (void *)rec), "add");
-	CHECK(t, w && !gtsc_writer__add_chunk(w, GTSC_CHUNK_TRAILER, "", 0), "trailer");
-	gtsc_writer__close(w);
+	CHECK(t, w && !gt_writer__add_record(w, (void *)rec), "add");
+	CHECK(t, w && !gt_writer__add_chunk(w, GTSC_CHUNK_TRAILER, "", 0), "trailer");
+	gt_writer__close(w);
 
 	errno = 0;
 	CHECK(t, !gtsc_reader__open(path, &rbig.o) && errno == EINVAL,
@@ -1755,20 +1755,20 @@ static void test_empty_and_killed(struct test_ctx *t)
 		CHECK(t, 0, "mkstemp");
 		return;
 	}
-	w = gtsc_writer__create(path, NULL);
-	CHECK(t, w && !gtsc_writer__end_round(w), "create");
-	CHECK(t, w && gtsc_writer__bytes(w) == HDR_SZ, "an empty round wrote something");
-	gtsc_writer__close(w);
+	w = gt_writer__create(path, NULL);
+	CHECK(t, w && !gt_writer__end_round(w), "create");
+	CHECK(t, w && gt_writer__bytes(w) == HDR_SZ, "an empty round wrote something");
+	gt_writer__close(w);
 	r = gtsc_reader__open(path, NULL);
 	CHECK(t, r, "open");
 	if (!r)
 		goto out;
 	CHECK(t, gtsc_reader__truncated(r) && strstr(gtsc_reader__damage(r), "no trailer"),
 	      "damage: %s", gtsc_reader__damage(r));
-	CHECK(t, !gtsc_reader__stats(r, &n) && !n, "stats without a trailer");
+	CHECK(t, !gt_reader__stats(r, &n) && !n, "stats without a trailer");
 	CHECK(t, !gtsc_reader__ksym(r, 0xffffffff81000000ull, NULL), "ksym without symbols");
 	CHECK(t, !gtsc_reader__meta(r, "host") && !gtsc_reader__syscall(r, 0), "metadata");
-	CHECK(t, !gtsc_reader__channels(r, &n) && !n, "channels");
+	CHECK(t, !gt_reader__channels(r, &n) && !n, "channels");
 	CHECK(t, gtsc_reader__next(r, &h) == 0 && gtsc_reader__next(r, &h) == 0, "records");
 	gtsc_reader__close(r);
 out:
@@ -1830,7 +1830,7 @@ static int write_signalled(const char *path, const struct gen *g, struct recs *r
 	struct itimerval off = {};
 	struct gtsc_writer_opts o = {
 		.sz = sizeof(o), .zlib_level = g->zlib_level, .chunk_size = g->chunk_size};
-	struct gtsc_writer *w = gtsc_writer__create(path, &o);
+	struct gtsc_writer *w = gt_writer__create(path, &o);
 	int err;
 
 	if (!w)
@@ -1838,7 +1838,7 @@ static int write_signalled(const char *path, const struct gen *g, struct recs *r
 	if (timer)
 		setitimer(ITIMER_REAL, &it, NULL);
 	err = write_rounds(w, g, rs);
-	err = gtsc_writer__close(w) ?: err;
+	err = gt_writer__close(w) ?: err;
 	if (timer)
 		setitimer(ITIMER_REAL, &off, NULL);
 	return err;

@@ -128,14 +128,14 @@ static struct gtsc_reader *write_trace(struct test_ctx *t, char *path, const str
 	if (fd < 0 || !text)
 		return free(text), NULL;
 	close(fd);
-	w = gtsc_writer__create(path, NULL);
-	err = w ? gtsc_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=1000\n", 14) : -errno;
-	err = err ?: gtsc_writer__add_chunk(w, GTSC_CHUNK_TRACEPOINTS, text, len);
+	w = gt_writer__create(path, NULL);
+	err = w ? gt_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=1000\n", 14) : -errno;
+	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_TRACEPOINTS, text, len);
 	for (int i = 0; i < n && !err; i++)
-		err = gtsc_writer__add_record(w, &recs[i].r.hdr);
-	err = err ?: gtsc_writer__end_round(w);
+		err = gt_writer__add_record(w, &recs[i].r.hdr);
+	err = err ?: gt_writer__end_round(w);
 	if (w)
-		err = gtsc_writer__close(w) ?: err;
+		err = gt_writer__close(w) ?: err;
 	free(text);
 	CHECK(t, !err, "write: %d", err);
 	return err ? NULL : gtsc_reader__open(path, NULL);
@@ -264,9 +264,9 @@ static void test_none(struct test_ctx *t)
 
 	if (fd >= 0)
 		close(fd);
-	w = gtsc_writer__create(path, NULL);
-	if (w && !gtsc_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=1\n", 11) &&
-	    !gtsc_writer__close(w))
+	w = gt_writer__create(path, NULL);
+	if (w && !gt_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=1\n", 11) &&
+	    !gt_writer__close(w))
 		r = gtsc_reader__open(path, NULL);
 	CHECK(t, r, "open");
 	errno = 0;

@@ -512,9 +512,9 @@ static int read_unordered(const char *path, struct pass1 *p)
 /* Which order stream S's records take their stamp and place in (check_order). */
 static bool stamps_first(const struct gtsc_reader *r, enum stream s)
 {
-	const char *native = gtsc_reader__feature(r, "ringbuf_overwrite");
+	const char *native = gt_reader__feature(r, "ringbuf_overwrite");
 	size_t n = 0;
-	const struct trace_channel *ch = gtsc_reader__channels(r, &n);
+	const struct trace_channel *ch = gt_reader__channels(r, &n);
 
 	if (s == S_SYSCALLS || s == S_EVENTS)
 		return true;
@@ -543,7 +543,7 @@ static void describe(struct kmem_check *k, const char *path, const struct gtsc_r
 	}
 	p->newer_abi = fh.rec_abi_minor > GTSC_REC_ABI_MINOR;
 	for (int st = 0; st < S_MAX; st++) {
-		p->preemptible[st] = gtsc_uts_bpf_preemptible(kernel, uts_version, st == S_SYSCALLS);
+		p->preemptible[st] = gt_uts_bpf_preemptible(kernel, uts_version, st == S_SYSCALLS);
 		p->stamp_first[st] = stamps_first(r, st);
 	}
 	snprintf(k->s.format, sizeof(k->s.format),
@@ -570,8 +570,8 @@ struct chan_counts {
 static void chan_counts(const struct gtsc_reader *r, __u32 id, struct chan_counts *c)
 {
 	size_t nst = 0, nfl = 0;
-	const struct gtsc_chan_stat *st = gtsc_reader__stats(r, &nst);
-	const struct gtsc_flight_stat *fl = gtsc_reader__flight_stats(r, &nfl);
+	const struct gtsc_chan_stat *st = gt_reader__stats(r, &nst);
+	const struct gtsc_flight_stat *fl = gt_reader__flight_stats(r, &nfl);
 
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; st && i < nst; i++)
@@ -657,8 +657,8 @@ static void check_channel(struct kmem_check *k, const struct pass1 *p, const str
 static void check_whole(struct kmem_check *k, const struct pass1 *p, const struct gtsc_reader *r)
 {
 	size_t nch = 0, nst = 0;
-	const struct trace_channel *ch = gtsc_reader__channels(r, &nch);
-	const struct gtsc_chan_stat *st = gtsc_reader__stats(r, &nst);
+	const struct trace_channel *ch = gt_reader__channels(r, &nch);
+	const struct gtsc_chan_stat *st = gt_reader__stats(r, &nst);
 
 	k->s.misses = gtsc_reader__prog_misses(r);
 	for (size_t i = 0; st && i < nch; i++)

@@ -23,7 +23,7 @@ int kmem_stream__run_cb(struct gtsc_reader *r, struct kmem_analysis *a,
 	ssize_t n;
 	int err = 0;
 
-	while (!err && (n = gtsc_reader__next_span(r, &refs)) > 0) {
+	while (!err && (n = gt_reader__next_span(r, &refs)) > 0) {
 		err = kmem_analysis__add_refs(a, refs, (size_t)n);
 		if (fn)
 			fn(ctx, r);

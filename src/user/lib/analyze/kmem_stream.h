@@ -2,7 +2,7 @@
 /*
  * Streams a trace's kmem records, in time order, into a kmem analysis.
  *
- * On the caller's thread, on the reader's own buffers (gtsc_reader__next_span):
+ * On the caller's thread, on the reader's own buffers (gt_reader__next_span):
  * no copy and no call per record, and the object map's slots are prefetched a
  * few records ahead.  A reader thread that copied records into batches for
  * the analysis thread was measured slower in CPU time (copies, cross-core

@@ -412,7 +412,7 @@ static const struct gtsc_event_class *built_class(const struct gtsc_reader *r,
 						  const struct event_rec_type *rt,
 						  const struct gtsc_rec_hdr *rec, __u64 key)
 {
-	struct trace_reader_ext *x = gtsc_reader__ext(r);
+	struct trace_reader_ext *x = gt_reader__ext(r);
 	struct event_classes *t;
 	struct built_class *b;
 

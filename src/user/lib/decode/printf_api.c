@@ -13,5 +13,5 @@ int gtsc_reader__format(const struct gtsc_reader *r, const struct gtsc_rec_hdr *
 	if (!r)
 		return -EINVAL;
 	chunk = gtsc_reader__chunk_text(r, GTSC_CHUNK_PRINTF, &len);
-	return gtsc_printf__render(chunk, len, rec, buf, size);
+	return gt_printf__render(chunk, len, rec, buf, size);
 }

@@ -34,7 +34,7 @@ static void add_escaped(struct strbuf *sb, const char *s)
 	}
 }
 
-int gtsc_printf__collect(struct bpf_object *obj, struct strbuf *sb)
+int gt_printf__collect(struct bpf_object *obj, struct strbuf *sb)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, GTSC_PRINTF_SEC);
 	const char *p, *end;
@@ -189,8 +189,8 @@ static int render(const char *fmt, const struct gtsc_rec_printf *rec, char *buf,
 	return o.len;
 }
 
-int gtsc_printf__render(const char *chunk, size_t len, const struct gtsc_rec_hdr *rec, char *buf,
-			size_t size)
+int gt_printf__render(const char *chunk, size_t len, const struct gtsc_rec_hdr *rec, char *buf,
+		      size_t size)
 {
 	const struct gtsc_rec_printf *r = (const void *)rec;
 	char fmt[FMT_MAX];

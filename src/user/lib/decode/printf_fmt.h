@@ -20,13 +20,13 @@ __u32 gtsc_printf_hash(const char *fmt);
  * Appends a PRINTF line to SB for every format in OBJ's GTSC_PRINTF_SEC
  * (OBJ opened, not yet loaded).  Returns how many, or -errno.
  */
-int gtsc_printf__collect(struct bpf_object *obj, struct strbuf *sb);
+int gt_printf__collect(struct bpf_object *obj, struct strbuf *sb);
 /*
  * Formats REC with the PRINTF lines in CHUNK (LEN bytes), snprintf-style.
  * Returns the text's length, -EINVAL for a record that is not a whole
  * GTSC_REC_PRINTF, -ENOENT for a format the lines do not have.
  */
-int gtsc_printf__render(const char *chunk, size_t len, const struct gtsc_rec_hdr *rec, char *buf,
-			size_t size);
+int gt_printf__render(const char *chunk, size_t len, const struct gtsc_rec_hdr *rec, char *buf,
+		      size_t size);
 
 #endif

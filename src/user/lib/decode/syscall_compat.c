@@ -79,7 +79,7 @@ static int compat_nr_args(const char *name)
 	for (size_t i = 0; i < sizeof(compat_args) / sizeof(compat_args[0]); i++)
 		if (!strcmp(name, compat_args[i].name))
 			return compat_args[i].nr_args;
-	b = gtsc_builtin_syscall(gtsc_syscall_event_name(time64_base(name, base, sizeof(base))));
+	b = gt_builtin_syscall(gt_syscall_event_name(time64_base(name, base, sizeof(base))));
 	return b ? b->nr_args : 6; /* as strace shows a call it has no entry for */
 }
 

@@ -122,7 +122,7 @@ static int plan_args_of(struct sd_plan *p, const struct gtsc_syscall_info *si)
 		}
 		return si->nr_args;
 	}
-	b = gtsc_builtin_syscall(gtsc_syscall_event_name(si->name));
+	b = gt_builtin_syscall(gt_syscall_event_name(si->name));
 	if (!b)
 		return -1;
 	for (int i = 0; i < b->nr_args; i++) {

@@ -77,12 +77,12 @@ int gtsc_tracepoints__list(const char *pattern,
 
 	if (!fn)
 		return -EINVAL;
-	gtsc_tracefs__find(tracefs, sizeof(tracefs));
+	gt_tracefs__find(tracefs, sizeof(tracefs));
 	if (!tracefs[0])
 		return geteuid() ? -EACCES : -ENOENT;
 	snprintf(events, sizeof(events), "%s/events", tracefs);
 	if (access(events, R_OK | X_OK))
 		return -EACCES;
-	err = gtsc_tp__each(tracefs, list_one, &l);
+	err = gt_tp__each(tracefs, list_one, &l);
 	return err ?: l.n;
 }

@@ -82,7 +82,7 @@ struct ctf_classes *ctf_classes__new(const struct gtsc_reader *r)
 	if (!c)
 		return NULL;
 	c->r = r;
-	gtsc_capture__fill(c->cap, flags);
+	gt_capture__fill(c->cap, flags);
 	return c;
 }
 

@@ -93,7 +93,7 @@ static const struct ksym *table_find(const struct ksym_table *t, __u64 addr)
 	return lo ? &t->syms[lo - 1] : NULL;
 }
 
-struct ksym_table *gtsc_ksyms__load(const char *kallsyms)
+struct ksym_table *gt_ksyms__load(const char *kallsyms)
 {
 	struct ksym_table *t = calloc(1, sizeof(*t));
 	int err;
@@ -102,13 +102,13 @@ struct ksym_table *gtsc_ksyms__load(const char *kallsyms)
 		return errno = ENOMEM, NULL;
 	err = table_load(t, kallsyms ? kallsyms : "/proc/kallsyms");
 	if (err) {
-		gtsc_ksyms__free(t);
+		gt_ksyms__free(t);
 		return errno = -err, NULL;
 	}
 	return t;
 }
 
-void gtsc_ksyms__free(struct ksym_table *t)
+void gt_ksyms__free(struct ksym_table *t)
 {
 	for (size_t i = 0; t && i < t->n; i++)
 		free(t->syms[i].name);
@@ -117,7 +117,7 @@ void gtsc_ksyms__free(struct ksym_table *t)
 	free(t);
 }
 
-int gtsc_ksyms__name(const struct ksym_table *t, const __u64 *addrs, size_t n, struct strbuf *sb)
+int gt_ksyms__name(const struct ksym_table *t, const __u64 *addrs, size_t n, struct strbuf *sb)
 {
 	__u64 *sorted = malloc(n * sizeof(*sorted) + 1);
 	const struct ksym *last = NULL;
@@ -139,14 +139,14 @@ int gtsc_ksyms__name(const struct ksym_table *t, const __u64 *addrs, size_t n, s
 	return 0;
 }
 
-int gtsc_ksyms__resolve(const char *kallsyms, const __u64 *addrs, size_t n, struct strbuf *sb)
+int gt_ksyms__resolve(const char *kallsyms, const __u64 *addrs, size_t n, struct strbuf *sb)
 {
-	struct ksym_table *t = gtsc_ksyms__load(kallsyms);
+	struct ksym_table *t = gt_ksyms__load(kallsyms);
 	int err;
 
 	if (!t)
 		return -errno;
-	err = gtsc_ksyms__name(t, addrs, n, sb);
-	gtsc_ksyms__free(t);
+	err = gt_ksyms__name(t, addrs, n, sb);
+	gt_ksyms__free(t);
 	return err;
 }

@@ -10,12 +10,12 @@ struct strbuf;
 struct ksym_table;
 
 /* Appends "hexaddr name" lines (sorted, unique) of the text symbols containing ADDRS. */
-int gtsc_ksyms__resolve(const char *kallsyms, const __u64 *addrs, size_t n, struct strbuf *sb);
+int gt_ksyms__resolve(const char *kallsyms, const __u64 *addrs, size_t n, struct strbuf *sb);
 
 /* The text symbols of KALLSYMS (NULL: /proc/kallsyms), to name call sites as they come. */
-struct ksym_table *gtsc_ksyms__load(const char *kallsyms);
-/* As gtsc_ksyms__resolve, from a table loaded once. */
-int gtsc_ksyms__name(const struct ksym_table *t, const __u64 *addrs, size_t n, struct strbuf *sb);
-void gtsc_ksyms__free(struct ksym_table *t);
+struct ksym_table *gt_ksyms__load(const char *kallsyms);
+/* As gt_ksyms__resolve, from a table loaded once. */
+int gt_ksyms__name(const struct ksym_table *t, const __u64 *addrs, size_t n, struct strbuf *sb);
+void gt_ksyms__free(struct ksym_table *t);
 
 #endif

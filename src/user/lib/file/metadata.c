@@ -16,12 +16,12 @@ static const char *const syscall_names[] = {
 
 #define NR_SYSCALL_NAMES ((int)(sizeof(syscall_names) / sizeof(syscall_names[0])))
 
-const char *gtsc_syscall_name(int nr)
+const char *gt_syscall_name(int nr)
 {
 	return nr >= 0 && nr < NR_SYSCALL_NAMES ? syscall_names[nr] : NULL;
 }
 
-int gtsc_syscall_count(void)
+int gt_syscall_count(void)
 {
 	return NR_SYSCALL_NAMES;
 }
@@ -34,7 +34,7 @@ static __int64_t clock_ns(clockid_t id)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-void gtsc_meta__host(struct strbuf *sb)
+void gt_meta__host(struct strbuf *sb)
 {
 	struct utsname u;
 	char host[256] = "";
@@ -85,7 +85,7 @@ static bool parse_field(const char *line, char *type, size_t tsz, char *name, si
  * The kernel names a few events after its internal function, not the
  * <asm/unistd.h> name: without this map they would lose their arguments.
  */
-const char *gtsc_syscall_event_name(const char *name)
+const char *gt_syscall_event_name(const char *name)
 {
 	static const char *const alias[][2] = {
 		{ "stat", "newstat" },	 { "fstat", "newfstat" },	{ "lstat", "newlstat" },
@@ -108,7 +108,7 @@ const char *gtsc_syscall_event_name(const char *name)
  * decoding and every check of it on 7.x.  Arguments are never __data_loc
  * or __rel_loc, and the kernel names its own fields "__*".
  */
-bool gtsc_syscall_field_is_arg(const char *type, const char *name)
+bool gt_syscall_field_is_arg(const char *type, const char *name)
 {
 	return strncmp(name, "common_", 7) && strncmp(name, "__", 2) &&
 	       strncmp(type, "__data_loc", 10) && strncmp(type, "__rel_loc", 9);
@@ -128,7 +128,7 @@ static bool syscall_args(const char *tracefs, const char *name, struct strbuf *s
 		if (!parse_field(line, type, sizeof(type), field, sizeof(field)))
 			continue;
 		any = true;
-		if (!gtsc_syscall_field_is_arg(type, field))
+		if (!gt_syscall_field_is_arg(type, field))
 			continue;
 		strbuf_addf(sb, "\t%s\t%s", type, field);
 	}
@@ -138,13 +138,13 @@ static bool syscall_args(const char *tracefs, const char *name, struct strbuf *s
 
 static void builtin_args(const char *name, struct strbuf *sb)
 {
-	const struct gtsc_builtin_syscall *b = gtsc_builtin_syscall(name);
+	const struct gtsc_builtin_syscall *b = gt_builtin_syscall(name);
 
 	for (int i = 0; b && i < b->nr_args; i++)
 		strbuf_addf(sb, "\t%s\t%s", b->arg[i][0], b->arg[i][1]);
 }
 
-int gtsc_meta__syscalls(const char *tracefs, struct strbuf *sb)
+int gt_meta__syscalls(const char *tracefs, struct strbuf *sb)
 {
 	int from_tracefs = 0;
 
@@ -153,7 +153,7 @@ int gtsc_meta__syscalls(const char *tracefs, struct strbuf *sb)
 
 		if (!syscall_names[nr])
 			continue;
-		ev = gtsc_syscall_event_name(syscall_names[nr]);
+		ev = gt_syscall_event_name(syscall_names[nr]);
 		strbuf_addf(sb, "%d\t%s", nr, syscall_names[nr]);
 		if (tracefs && tracefs[0] && syscall_args(tracefs, ev, sb))
 			from_tracefs++;
@@ -164,7 +164,7 @@ int gtsc_meta__syscalls(const char *tracefs, struct strbuf *sb)
 	return from_tracefs;
 }
 
-void gtsc_meta__event_formats(const char *tracefs, const char *const *events, struct strbuf *sb)
+void gt_meta__event_formats(const char *tracefs, const char *const *events, struct strbuf *sb)
 {
 	char path[512], buf[4096];
 

@@ -12,7 +12,7 @@
 struct strbuf;
 
 /* key=value lines: hostname, kernel, arch, nr_cpus, page_size, clock, wall_offset_ns, start_ns. */
-void gtsc_meta__host(struct strbuf *sb);
+void gt_meta__host(struct strbuf *sb);
 /*
  * SYSCALLS chunk lines: nr, name, then type/name pairs, tab separated.  Names
  * come from the table compiled from <asm/unistd.h>; argument names and types
@@ -20,15 +20,15 @@ void gtsc_meta__host(struct strbuf *sb);
  * from the compiled-in table (syscall_builtin.c).  Returns how many syscalls
  * got their arguments from tracefs: 0 means the whole table is the builtin one.
  */
-int gtsc_meta__syscalls(const char *tracefs, struct strbuf *sb);
+int gt_meta__syscalls(const char *tracefs, struct strbuf *sb);
 /* Appends the verbatim format files of EVENTS ("kmem/kmalloc", ..., NULL). */
-void gtsc_meta__event_formats(const char *tracefs, const char *const *events, struct strbuf *sb);
+void gt_meta__event_formats(const char *tracefs, const char *const *events, struct strbuf *sb);
 /* Name of syscall NR from the compiled-in table, NULL if unknown. */
-const char *gtsc_syscall_name(int nr);
-int gtsc_syscall_count(void);
+const char *gt_syscall_name(int nr);
+int gt_syscall_count(void);
 /* Is field NAME of type TYPE in a sys_enter_* format one of the call's arguments? */
-bool gtsc_syscall_field_is_arg(const char *type, const char *name);
+bool gt_syscall_field_is_arg(const char *type, const char *name);
 /* The tracefs event name of syscall NAME (sys_enter_<that>): "newstat" for "stat". */
-const char *gtsc_syscall_event_name(const char *name);
+const char *gt_syscall_event_name(const char *name);
 
 #endif

@@ -16,15 +16,15 @@ bool gtsc_reader__has_counts(const struct gtsc_reader *r)
 {
 	size_t n;
 
-	return r && gtsc_reader__stats(r, &n) != NULL;
+	return r && gt_reader__stats(r, &n) != NULL;
 }
 
 /* The trailer's stat and flight lines of channel ID, summed over its rings. */
 static void channel_counts(const struct gtsc_reader *r, __u32 id, struct gtsc_reader_channel *c)
 {
 	size_t nst = 0, nfl = 0;
-	const struct gtsc_chan_stat *st = gtsc_reader__stats(r, &nst);
-	const struct gtsc_flight_stat *fl = gtsc_reader__flight_stats(r, &nfl);
+	const struct gtsc_chan_stat *st = gt_reader__stats(r, &nst);
+	const struct gtsc_flight_stat *fl = gt_reader__flight_stats(r, &nfl);
 
 	for (size_t i = 0; st && i < nst; i++) {
 		if (st[i].channel != id)
@@ -68,7 +68,7 @@ int gtsc_reader__channel(const struct gtsc_reader *r, size_t idx, struct gtsc_re
 
 	if (!r || !ch || !OPTS_VALID(ch, gtsc_reader_channel))
 		return -EINVAL;
-	ci = gtsc_reader__channels(r, &n);
+	ci = gt_reader__channels(r, &n);
 	if (idx >= n)
 		return -ENOENT;
 	return channel_fill(r, &ci[idx], ch);
@@ -82,7 +82,7 @@ int gtsc_reader__channel_by_name(const struct gtsc_reader *r, const char *name,
 
 	if (!r || !name || !ch || !OPTS_VALID(ch, gtsc_reader_channel))
 		return -EINVAL;
-	ci = gtsc_reader__channels(r, &n);
+	ci = gt_reader__channels(r, &n);
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(ci[i].name, name))
 			return channel_fill(r, &ci[i], ch);

@@ -14,6 +14,6 @@ struct gtsc_builtin_syscall {
 };
 
 /* Row of the syscall whose tracefs event is sys_enter_NAME, NULL if none. */
-const struct gtsc_builtin_syscall *gtsc_builtin_syscall(const char *name);
+const struct gtsc_builtin_syscall *gt_builtin_syscall(const char *name);
 
 #endif

@@ -22,7 +22,7 @@
  * chunks are read in order as they come, metadata where it arrives (the
  * trailer and the late symbols last), DATA chunks as next() needs them, so
  * memory stays at two rounds there too.  The recorder's live view feeds a
- * stream from memory (gtsc_reader__feed): next() then says -EAGAIN when it
+ * stream from memory (gt_reader__feed): next() then says -EAGAIN when it
  * needs a round not fed yet.
  */
 #include <errno.h>
@@ -78,7 +78,7 @@ struct input {
 /* A stream's bytes: ibuf[ipos, ilen) are read and not consumed yet. */
 struct stream {
 	bool on;
-	bool feed, fed_all; /* bytes come from gtsc_reader__feed */
+	bool feed, fed_all; /* bytes come from gt_reader__feed */
 	bool want_hdr;	    /* a file header comes next (first, or after a trailer) */
 	bool file_trailer;  /* the current file's trailer was read */
 	bool end;	    /* no chunk follows */
@@ -104,7 +104,7 @@ struct gtsc_reader {
 	size_t cur_in; /* the input whose metadata is being read */
 	const char *const *paths;
 	struct stream st;
-	struct trace_reader_ext ext; /* a later stage's (gtsc_reader__ext) */
+	struct trace_reader_ext ext; /* a later stage's (gt_reader__ext) */
 	bool unordered;
 	char *errbuf;
 	size_t errbuf_sz;
@@ -411,7 +411,7 @@ static int parse_syscall_line(struct gtsc_reader *r, char *line)
 	copy_str(s.name, sizeof(s.name), f[1]);
 	for (int i = 2; i + 1 < n && s.nr_args < 6; i += 2) {
 		/* Older recorders listed 6.19+'s user-memory fields as arguments. */
-		if (!gtsc_syscall_field_is_arg(f[i], f[i + 1]))
+		if (!gt_syscall_field_is_arg(f[i], f[i + 1]))
 			continue;
 		copy_str(s.arg_type[s.nr_args], sizeof(s.arg_type[0]), f[i]);
 		copy_str(s.arg_name[s.nr_args], sizeof(s.arg_name[0]), f[i + 1]);
@@ -1100,7 +1100,7 @@ struct gtsc_reader *gtsc_reader__open(const char *path, const struct gtsc_reader
 	return gtsc_reader__open_files(path ? &path : NULL, 1, opts);
 }
 
-struct gtsc_reader *gtsc_reader__open_feed(const struct gtsc_reader_opts *opts)
+struct gtsc_reader *gt_reader__open_feed(const struct gtsc_reader_opts *opts)
 {
 	struct gtsc_reader *r = reader_new(1, opts);
 
@@ -1111,7 +1111,7 @@ struct gtsc_reader *gtsc_reader__open_feed(const struct gtsc_reader_opts *opts)
 	return r;
 }
 
-int gtsc_reader__feed(struct gtsc_reader *r, const void *data, size_t len)
+int gt_reader__feed(struct gtsc_reader *r, const void *data, size_t len)
 {
 	struct stream *st = &r->st;
 
@@ -1133,7 +1133,7 @@ int gtsc_reader__feed(struct gtsc_reader *r, const void *data, size_t len)
 	return 0;
 }
 
-int gtsc_reader__feed_meta(struct gtsc_reader *r)
+int gt_reader__feed_meta(struct gtsc_reader *r)
 {
 	int err = r->st.feed ? stream_next(r) : -EINVAL;
 
@@ -1145,7 +1145,7 @@ bool gtsc_reader__streaming(const struct gtsc_reader *r)
 	return r && r->st.on;
 }
 
-struct trace_reader_ext *gtsc_reader__ext(const struct gtsc_reader *r)
+struct trace_reader_ext *gt_reader__ext(const struct gtsc_reader *r)
 {
 	/* every reader is calloc'd by gtsc_reader__open*: never a const object */
 	return &((struct gtsc_reader *)r)->ext;
@@ -1210,7 +1210,7 @@ const char *gtsc_reader__meta(const struct gtsc_reader *r, const char *key)
 	return kv_find(r->meta, r->n_meta, key);
 }
 
-const char *gtsc_reader__feature(const struct gtsc_reader *r, const char *key)
+const char *gt_reader__feature(const struct gtsc_reader *r, const char *key)
 {
 	return kv_find(r->feat, r->n_feat, key);
 }
@@ -1226,13 +1226,13 @@ const char *gtsc_reader__chunk_text(const struct gtsc_reader *r, enum gtsc_chunk
 	return r->texts[type].buf;
 }
 
-const struct trace_channel *gtsc_reader__channels(const struct gtsc_reader *r, size_t *n)
+const struct trace_channel *gt_reader__channels(const struct gtsc_reader *r, size_t *n)
 {
 	*n = r->n_chans;
 	return r->chans;
 }
 
-const struct gtsc_chan_stat *gtsc_reader__stats(const struct gtsc_reader *r, size_t *n)
+const struct gtsc_chan_stat *gt_reader__stats(const struct gtsc_reader *r, size_t *n)
 {
 	/* a trailer without stat lines still answers with an empty table */
 	static const struct gtsc_chan_stat none[1];
@@ -1243,7 +1243,7 @@ const struct gtsc_chan_stat *gtsc_reader__stats(const struct gtsc_reader *r, siz
 	return r->n_stats ? r->stats : none;
 }
 
-const struct gtsc_flight_stat *gtsc_reader__flight_stats(const struct gtsc_reader *r, size_t *n)
+const struct gtsc_flight_stat *gt_reader__flight_stats(const struct gtsc_reader *r, size_t *n)
 {
 	*n = r->n_flights;
 	return r->flights;
@@ -1743,7 +1743,7 @@ int gtsc_reader__next(struct gtsc_reader *r, const struct gtsc_rec_hdr **rec)
 	return 1;
 }
 
-ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs)
+ssize_t gt_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs)
 {
 	size_t n;
 	int ret = fill(r);

@@ -43,12 +43,12 @@ struct gtsc_flight_stat {
 };
 
 /* A FEATURES key's value, NULL if absent. */
-const char *gtsc_reader__feature(const struct gtsc_reader *r, const char *key);
-const struct trace_channel *gtsc_reader__channels(const struct gtsc_reader *r, size_t *n);
+const char *gt_reader__feature(const struct gtsc_reader *r, const char *key);
+const struct trace_channel *gt_reader__channels(const struct gtsc_reader *r, size_t *n);
 /* Per channel per CPU counts from the trailer; NULL if there is no trailer. */
-const struct gtsc_chan_stat *gtsc_reader__stats(const struct gtsc_reader *r, size_t *n);
+const struct gtsc_chan_stat *gt_reader__stats(const struct gtsc_reader *r, size_t *n);
 /* The trailer's flight lines (NULL, *n = 0 if none). */
-const struct gtsc_flight_stat *gtsc_reader__flight_stats(const struct gtsc_reader *r, size_t *n);
+const struct gtsc_flight_stat *gt_reader__flight_stats(const struct gtsc_reader *r, size_t *n);
 
 /* A record and its timestamp, as the reader orders them. */
 struct trace_rec_ref {
@@ -67,7 +67,7 @@ struct trace_reader_ext {
 };
 
 /* R's slot for that state, writable through a const reader: it is a cache. */
-struct trace_reader_ext *gtsc_reader__ext(const struct gtsc_reader *r);
+struct trace_reader_ext *gt_reader__ext(const struct gtsc_reader *r);
 
 /*
  * What gtsc_reader__next would yield next, as many records as are ready at
@@ -75,7 +75,7 @@ struct trace_reader_ext *gtsc_reader__ext(const struct gtsc_reader *r);
  * read ahead (prefetching); valid until the next call of either.  n > 0,
  * 0 at the end, or -errno.
  */
-ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs);
+ssize_t gt_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs);
 
 /*
  * A reader of what the caller feeds it, a stream's bytes as a recorder
@@ -83,10 +83,10 @@ ssize_t gtsc_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref
  * when it needs what was not fed yet; feed(r, NULL, 0) says the stream
  * ended.  feed: 0 or -errno.
  */
-struct gtsc_reader *gtsc_reader__open_feed(const struct gtsc_reader_opts *opts);
-int gtsc_reader__feed(struct gtsc_reader *r, const void *data, size_t len);
+struct gtsc_reader *gt_reader__open_feed(const struct gtsc_reader_opts *opts);
+int gt_reader__feed(struct gtsc_reader *r, const void *data, size_t len);
 /* Reads the metadata fed so far, no record: the accessors answer from it.  0 or -errno. */
-int gtsc_reader__feed_meta(struct gtsc_reader *r);
+int gt_reader__feed_meta(struct gtsc_reader *r);
 
 /*
  * About gtsc_reader__next: a record shorter than its type's minimum size or

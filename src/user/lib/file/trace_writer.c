@@ -246,7 +246,7 @@ static int make_room(struct gtsc_writer *w, size_t size)
 	return flush_data(w, 0);
 }
 
-int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *rec)
+int gt_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *rec)
 {
 	size_t size = rec->size, padded = (size + 7) & ~(size_t)7;
 	struct gtsc_rec_hdr *out;
@@ -314,13 +314,13 @@ static int end_round(struct gtsc_writer *w, bool force)
  * A round closed by an empty chunk (its records went out in full chunks)
  * still gets its ROUND_END, so the reader's merge window stays one round.
  */
-int gtsc_writer__end_round(struct gtsc_writer *w)
+int gt_writer__end_round(struct gtsc_writer *w)
 {
 	return end_round(w, false);
 }
 
-int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,
-			   size_t len)
+int gt_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,
+			 size_t len)
 {
 	void *zout = NULL;
 	int err;
@@ -349,12 +349,12 @@ int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, con
 	return err;
 }
 
-__u64 gtsc_writer__bytes(const struct gtsc_writer *w)
+__u64 gt_writer__bytes(const struct gtsc_writer *w)
 {
 	return w->bytes;
 }
 
-__u64 gtsc_writer__records(const struct gtsc_writer *w)
+__u64 gt_writer__records(const struct gtsc_writer *w)
 {
 	return w->records;
 }
@@ -439,7 +439,7 @@ static int writer_setup(struct gtsc_writer *w, const char *path, long codec,
 	return write_file_hdr(w);
 }
 
-struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts)
+struct gtsc_writer *gt_writer__create(const char *path, const struct gtsc_writer_opts *opts)
 {
 	struct gtsc_writer *w;
 	int level, err;
@@ -478,7 +478,7 @@ struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writ
 	return w;
 }
 
-int gtsc_writer__close(struct gtsc_writer *w)
+int gt_writer__close(struct gtsc_writer *w)
 {
 	int err;
 

@@ -36,18 +36,18 @@ struct gtsc_writer_opts {
  * Creates PATH, mode 0600 (out_file.h: links, .old), and writes the file
  * header; PATH "-" writes to the standard output.  NULL + errno.
  */
-struct gtsc_writer *gtsc_writer__create(const char *path, const struct gtsc_writer_opts *opts);
+struct gtsc_writer *gt_writer__create(const char *path, const struct gtsc_writer_opts *opts);
 /* One metadata chunk of TYPE holding LEN bytes. */
-int gtsc_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,
-			   size_t len);
+int gt_writer__add_chunk(struct gtsc_writer *w, enum gtsc_chunk_type type, const void *data,
+			 size_t len);
 /* Buffers one record (rec->size bytes); writes a DATA chunk when chunk_size is reached. */
-int gtsc_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *rec);
+int gt_writer__add_record(struct gtsc_writer *w, const struct gtsc_rec_hdr *rec);
 /* Writes buffered records as a DATA chunk flagged GTSC_CHUNK_ROUND_END (even if empty: no-op). */
-int gtsc_writer__end_round(struct gtsc_writer *w);
+int gt_writer__end_round(struct gtsc_writer *w);
 /* Bytes written to the file so far, and records accepted so far. */
-__u64 gtsc_writer__bytes(const struct gtsc_writer *w);
-__u64 gtsc_writer__records(const struct gtsc_writer *w);
+__u64 gt_writer__bytes(const struct gtsc_writer *w);
+__u64 gt_writer__records(const struct gtsc_writer *w);
 /* Ends the round, closes the file and frees W (also on error). Returns 0 or -errno. */
-int gtsc_writer__close(struct gtsc_writer *w);
+int gt_writer__close(struct gtsc_writer *w);
 
 #endif

@@ -23,7 +23,7 @@ static void cb_destroy(struct gtsc_sink *sink)
 	free(container_of(sink, struct gtsc_cb_sink, sink));
 }
 
-struct gtsc_cb_sink *gtsc_cb_sink__new(void)
+struct gtsc_cb_sink *gt_cb_sink__new(void)
 {
 	struct gtsc_cb_sink *cs = calloc(1, sizeof(*cs));
 
@@ -37,7 +37,7 @@ struct gtsc_cb_sink *gtsc_cb_sink__new(void)
 	return cs;
 }
 
-struct gtsc_cb_sink *gtsc_cb_sink__of(struct gtsc_sink *sink)
+struct gtsc_cb_sink *gt_cb_sink__of(struct gtsc_sink *sink)
 {
 	if (!sink || sink->record != cb_record)
 		return NULL;

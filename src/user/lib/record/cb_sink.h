@@ -18,8 +18,8 @@ struct gtsc_cb_sink {
 };
 
 /* NULL + errno */
-struct gtsc_cb_sink *gtsc_cb_sink__new(void);
+struct gtsc_cb_sink *gt_cb_sink__new(void);
 /* SINK if it is a callback sink, else NULL. */
-struct gtsc_cb_sink *gtsc_cb_sink__of(struct gtsc_sink *sink);
+struct gtsc_cb_sink *gt_cb_sink__of(struct gtsc_sink *sink);
 
 #endif

@@ -13,7 +13,7 @@
 #include "channel.h"
 #include "feature_probe.h"
 
-int gtsc_channels__find(const struct gtsc_channels *c, const char *name)
+int gt_channels__find(const struct gtsc_channels *c, const char *name)
 {
 	for (int i = 0; i < c->n; i++)
 		if (!strcmp(c->ch[i].spec.name, name))
@@ -21,9 +21,9 @@ int gtsc_channels__find(const struct gtsc_channels *c, const char *name)
 	return -ENOENT;
 }
 
-int gtsc_channels__add(struct gtsc_channels *c, const struct gtsc_channel_spec *spec)
+int gt_channels__add(struct gtsc_channels *c, const struct gtsc_channel_spec *spec)
 {
-	int id = gtsc_channels__find(c, spec->name);
+	int id = gt_channels__find(c, spec->name);
 
 	if (id < 0) {
 		if (c->n == GTSC_MAX_CHANNELS)
@@ -35,7 +35,7 @@ int gtsc_channels__add(struct gtsc_channels *c, const struct gtsc_channel_spec *
 	return id;
 }
 
-int gtsc_channel_spec__check(struct gtsc_channel_spec *sp, char *why, size_t why_sz)
+int gt_channel_spec__check(struct gtsc_channel_spec *sp, char *why, size_t why_sz)
 {
 	if (sp->sub_size && sp->nr_sub) {
 		__u64 bytes = sp->sub_size * sp->nr_sub;
@@ -70,7 +70,7 @@ int gtsc_channel_spec__check(struct gtsc_channel_spec *sp, char *why, size_t why
 	return 0;
 }
 
-void gtsc_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route *r)
+void gt_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route *r)
 {
 	*r = (struct gtsc_class_route){
 		.channel = ch->id,
@@ -85,7 +85,7 @@ void gtsc_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route 
 	};
 }
 
-const char *gtsc_channel__mode_name(const struct gtsc_channel *ch)
+const char *gt_channel__mode_name(const struct gtsc_channel *ch)
 {
 	return gtsc_channel__flight(ch) ? "overwrite" : "discard";
 }
@@ -151,7 +151,7 @@ static int layout_flight(struct gtsc_channels *c, struct gtsc_channel *ch, int n
 	return 0;
 }
 
-int gtsc_channels__layout(struct gtsc_channels *c, int nr_cpus)
+int gt_channels__layout(struct gtsc_channels *c, int nr_cpus)
 {
 	__u32 base = 0;
 	int err;
@@ -231,14 +231,14 @@ static int ring_create(struct gtsc_channels *c, struct gtsc_ring *r, __u64 bytes
 		return -errno;
 	if (bpf_map_update_elem(outer_fd, &slot, &r->fd, BPF_ANY))
 		return -errno;
-	err = gtsc_ringbuf__open(&r->rb, r->fd, bytes);
+	err = gt_ringbuf__open(&r->rb, r->fd, bytes);
 	if (err)
 		return err;
 	ev.data.ptr = r;
 	return epoll_ctl(c->epfd, EPOLL_CTL_ADD, r->fd, &ev) ? -errno : 0;
 }
 
-/* Without a ring, gtsc_channels__sync still needs a slot to update. */
+/* Without a ring, gt_channels__sync still needs a slot to update. */
 static int barrier_create(struct gtsc_channels *c)
 {
 	__u32 slot = 0;
@@ -293,7 +293,7 @@ static int orings_create(struct gtsc_channels *c)
 	return 0;
 }
 
-int gtsc_channels__oring_template(struct gtsc_channels *c)
+int gt_channels__oring_template(struct gtsc_channels *c)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = GTSC_RB_OVERWRITE_FLAG);
 
@@ -306,7 +306,7 @@ int gtsc_channels__oring_template(struct gtsc_channels *c)
 	return c->otmpl_fd;
 }
 
-int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink *sink)
+int gt_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink *sink)
 {
 	int err;
 
@@ -344,7 +344,7 @@ int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sin
 	return 0;
 }
 
-int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms)
+int gt_channels__drain(struct gtsc_channels *c, int timeout_ms)
 {
 	struct epoll_event ev[16];
 	int n = 0;
@@ -358,7 +358,7 @@ int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms)
 	c->round_ts = gtsc_mono_ns();
 	c->backlog = false;
 	for (__u32 i = 0; i < c->nr_rings; i++) {
-		long k = gtsc_ringbuf__consume(&c->rings[i].rb, ring_record, &c->rings[i]);
+		long k = gt_ringbuf__consume(&c->rings[i].rb, ring_record, &c->rings[i]);
 
 		if (c->sink_err)
 			return c->sink_err;
@@ -379,7 +379,7 @@ int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms)
 	return n;
 }
 
-__u64 gtsc_channels__consumed(const struct gtsc_channels *c, __u32 channel)
+__u64 gt_channels__consumed(const struct gtsc_channels *c, __u32 channel)
 {
 	const struct gtsc_channel *ch = &c->ch[channel];
 	__u64 sum = 0;
@@ -391,7 +391,7 @@ __u64 gtsc_channels__consumed(const struct gtsc_channels *c, __u32 channel)
 	return sum;
 }
 
-__u64 gtsc_channels__malformed(const struct gtsc_channels *c)
+__u64 gt_channels__malformed(const struct gtsc_channels *c)
 {
 	__u64 sum = 0;
 
@@ -400,7 +400,7 @@ __u64 gtsc_channels__malformed(const struct gtsc_channels *c)
 	return sum;
 }
 
-int gtsc_channels__sync(struct gtsc_channels *c)
+int gt_channels__sync(struct gtsc_channels *c)
 {
 	__u32 slot = 0;
 	int fd = !c->nr_rings ? c->barrier_fd : c->rings ? c->rings[0].fd : -1;
@@ -427,12 +427,12 @@ static void orings_free(struct gtsc_channels *c)
 	c->otmpl_fd = 0;
 }
 
-void gtsc_channels__free(struct gtsc_channels *c)
+void gt_channels__free(struct gtsc_channels *c)
 {
 	orings_free(c);
 	if (c->rings) {
 		for (__u32 i = 0; i < c->nr_rings; i++) {
-			gtsc_ringbuf__close(&c->rings[i].rb);
+			gt_ringbuf__close(&c->rings[i].rb);
 			if (c->rings[i].fd >= 0)
 				close(c->rings[i].fd);
 		}

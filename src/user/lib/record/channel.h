@@ -97,7 +97,7 @@ struct gtsc_channels {
 	int orings_fd;	/* gtsc_orings, set before create */
 	int otmpl_fd;	/* an overwrite ring: gtsc_orings' inner template */
 	struct gtsc_ring *rings;
-	int outer_fd;	/* the ARRAY_OF_MAPS, also the handle of gtsc_channels__sync */
+	int outer_fd;	/* the ARRAY_OF_MAPS, also the handle of gt_channels__sync */
 	int barrier_fd; /* a ring no class writes, when there is none else to sync with */
 	int epfd;	  /* every ring's fd: woken when a program forces a wakeup */
 	__u64 round_ts;	  /* CLOCK_MONOTONIC when the current drain round began */
@@ -107,41 +107,41 @@ struct gtsc_channels {
 };
 
 /* Adds or replaces (by name) a channel; returns its id or -errno. */
-int gtsc_channels__add(struct gtsc_channels *c, const struct gtsc_channel_spec *spec);
-int gtsc_channels__find(const struct gtsc_channels *c, const char *name);
+int gt_channels__add(struct gtsc_channels *c, const struct gtsc_channel_spec *spec);
+int gt_channels__find(const struct gtsc_channels *c, const char *name);
 /* Resolves SPEC's size from sub_size x nr_sub and checks them; WHY gets a sentence. */
-int gtsc_channel_spec__check(struct gtsc_channel_spec *spec, char *why, size_t why_sz);
+int gt_channel_spec__check(struct gtsc_channel_spec *spec, char *why, size_t why_sz);
 /* Fixes sizes, rings and flight regions for NR_CPUS; call before load. -E2BIG if too large. */
-int gtsc_channels__layout(struct gtsc_channels *c, int nr_cpus);
+int gt_channels__layout(struct gtsc_channels *c, int nr_cpus);
 static inline bool gtsc_channel__flight(const struct gtsc_channel *ch)
 {
 	return ch->spec.mode == GTSC_MODE_OVERWRITE;
 }
 /* Where a class writing into CH finds its rings or flight regions (after layout). */
-void gtsc_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route *r);
+void gt_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route *r);
 /* "discard" or "overwrite" */
-const char *gtsc_channel__mode_name(const struct gtsc_channel *ch);
+const char *gt_channel__mode_name(const struct gtsc_channel *ch);
 /*
  * With native flight rings, an overwrite ring for gtsc_orings' template
  * (bpf_map__set_inner_map_fd, before load): its fd or -errno.
  */
-int gtsc_channels__oring_template(struct gtsc_channels *c);
+int gt_channels__oring_template(struct gtsc_channels *c);
 /* Creates the rings, puts them in OUTER_FD (native flight rings in c->orings_fd),
  * and sets up consumption into SINK. */
-int gtsc_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink *sink);
+int gt_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink *sink);
 /* Waits up to TIMEOUT_MS for a wakeup, then drains every ring. >= 0 records, or -errno.
  * The caller ends the sink's round. */
-int gtsc_channels__drain(struct gtsc_channels *c, int timeout_ms);
-__u64 gtsc_channels__consumed(const struct gtsc_channels *c, __u32 channel);
+int gt_channels__drain(struct gtsc_channels *c, int timeout_ms);
+__u64 gt_channels__consumed(const struct gtsc_channels *c, __u32 channel);
 /* Records left out because their header disagreed with their size or type. */
-__u64 gtsc_channels__malformed(const struct gtsc_channels *c);
+__u64 gt_channels__malformed(const struct gtsc_channels *c);
 /*
  * Returns once every BPF program that was running has returned: updating an
  * ARRAY_OF_MAPS slot ends in synchronize_rcu() (kernel/bpf/syscall.c,
  * maybe_wait_bpf_programs), and tracing programs run under rcu_read_lock().
  */
-int gtsc_channels__sync(struct gtsc_channels *c);
-void gtsc_channels__free(struct gtsc_channels *c);
+int gt_channels__sync(struct gtsc_channels *c);
+void gt_channels__free(struct gtsc_channels *c);
 /* gtsc_parse_size ("1M", "512K", "4096", "2G") is public: gtsc/record.h. */
 
 #endif

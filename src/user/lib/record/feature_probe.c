@@ -36,7 +36,7 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 #define PROBE_FUNC "kernel_clone"
 #define KPROBE_PMU_TYPE "/sys/bus/event_source/devices/kprobe/type"
 
-const char *gtsc_feature_name(enum gtsc_feature feat)
+const char *gt_feature_name(enum gtsc_feature feat)
 {
 	return feat < GTSC_FEAT_MAX ? feat_names[feat] : "?";
 }
@@ -52,7 +52,7 @@ static bool path_exists(const char *p)
 	return access(p, F_OK) == 0;
 }
 
-void gtsc_tracefs__find(char *buf, size_t size)
+void gt_tracefs__find(char *buf, size_t size)
 {
 	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char p[96];
@@ -75,7 +75,7 @@ static void probe_tracefs(struct gtsc_features *f)
 {
 	char p[96];
 
-	gtsc_tracefs__find(f->tracefs, sizeof(f->tracefs));
+	gt_tracefs__find(f->tracefs, sizeof(f->tracefs));
 	feat_set(f, GTSC_FEAT_TRACEFS, f->tracefs[0],
 		 "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(p, sizeof(p), "%s/events/syscalls", f->tracefs);
@@ -278,7 +278,7 @@ static void probe_attach(struct gtsc_features *f)
  * its faultable syscall tracepoints preemptible too: Debian's 7.3.4 (not
  * -rt) skipped 1,545 of 24,000 events of live/rt, its 6.19.6 none.
  */
-bool gtsc_uts_bpf_preemptible(const char *release, const char *version, bool syscall_hooks)
+bool gt_uts_bpf_preemptible(const char *release, const char *version, bool syscall_hooks)
 {
 	if (version && strstr(version, "PREEMPT_RT"))
 		return true;
@@ -293,7 +293,7 @@ static bool probe_bpf_preemptible(void)
 		return true;
 	if (uname(&u))
 		return false;
-	return gtsc_uts_bpf_preemptible(u.release, u.version, true);
+	return gt_uts_bpf_preemptible(u.release, u.version, true);
 }
 
 /*
@@ -316,7 +316,7 @@ static void features_off(struct gtsc_features *f)
 	}
 }
 
-int gtsc_features__init(struct gtsc_features *f)
+int gt_features__init(struct gtsc_features *f)
 {
 	int err;
 
@@ -356,7 +356,7 @@ int gtsc_features__init(struct gtsc_features *f)
 	return 0;
 }
 
-void gtsc_features__fini(struct gtsc_features *f)
+void gt_features__fini(struct gtsc_features *f)
 {
 	btf__free(f->vmlinux);
 	f->vmlinux = NULL;
@@ -395,8 +395,8 @@ static bool spec_arg_matches(const char *spec, size_t len, char kind, const char
 	return false;
 }
 
-bool gtsc_features__tp_btf_matches(const struct gtsc_features *f, const char *tp, const char *spec,
-				   char *why, size_t why_sz)
+bool gt_features__tp_btf_matches(const struct gtsc_features *f, const char *tp, const char *spec,
+				 char *why, size_t why_sz)
 {
 	const struct btf_param *params;
 	const struct btf_type *t;
@@ -443,8 +443,8 @@ bool gtsc_features__tp_btf_matches(const struct gtsc_features *f, const char *tp
 	return true;
 }
 
-bool gtsc_features__tracepoint_exists(const struct gtsc_features *f, const char *category,
-				      const char *name)
+bool gt_features__tracepoint_exists(const struct gtsc_features *f, const char *category,
+				    const char *name)
 {
 	char p[256];
 
@@ -454,7 +454,7 @@ bool gtsc_features__tracepoint_exists(const struct gtsc_features *f, const char 
 	return path_exists(p);
 }
 
-void gtsc_features__lines(const struct gtsc_features *f, struct strbuf *sb)
+void gt_features__lines(const struct gtsc_features *f, struct strbuf *sb)
 {
 	for (int i = 0; i < GTSC_FEAT_MAX; i++) {
 		strbuf_addf(sb, "%s=%s", feat_names[i], f->has[i] ? "yes" : "no");
@@ -472,7 +472,7 @@ struct gtsc_features *gtsc_features__probe(void)
 
 	if (!f)
 		return errno = ENOMEM, NULL;
-	gtsc_features__init(f);
+	gt_features__init(f);
 	return f;
 }
 
@@ -483,7 +483,7 @@ int gtsc_features__describe(const struct gtsc_features *f, char *buf, size_t siz
 
 	if (!f || (!buf && size))
 		return -EINVAL;
-	gtsc_features__lines(f, &sb);
+	gt_features__lines(f, &sb);
 	err = strbuf_err(&sb) ?: (int)sb.len;
 	if (err >= 0 && size)
 		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
@@ -495,6 +495,6 @@ void gtsc_features__free(struct gtsc_features *f)
 {
 	if (!f)
 		return;
-	gtsc_features__fini(f);
+	gt_features__fini(f);
 	free(f);
 }

@@ -46,9 +46,9 @@ struct gtsc_features {
  * tracefs when it is not mounted and we may.  gtsc_features__probe is the
  * public, allocating form.
  */
-int gtsc_features__init(struct gtsc_features *f);
-void gtsc_features__fini(struct gtsc_features *f);
-const char *gtsc_feature_name(enum gtsc_feature feat);
+int gt_features__init(struct gtsc_features *f);
+void gt_features__fini(struct gtsc_features *f);
+const char *gt_feature_name(enum gtsc_feature feat);
 
 /*
  * Does tp_btf/TP's prototype match SPEC?  SPEC lists the arguments after the
@@ -56,24 +56,24 @@ const char *gtsc_feature_name(enum gtsc_feature feat);
  * pointer to struct name.  Extra trailing kernel arguments are fine.  On a
  * mismatch *why gets a phrase.
  */
-bool gtsc_features__tp_btf_matches(const struct gtsc_features *f, const char *tp, const char *spec,
-				   char *why, size_t why_sz);
+bool gt_features__tp_btf_matches(const struct gtsc_features *f, const char *tp, const char *spec,
+				 char *why, size_t why_sz);
 /*
  * The tracefs mount point into BUF ("" when none), mounting it at
  * /sys/kernel/tracing when it is not mounted and we may.
  */
-void gtsc_tracefs__find(char *buf, size_t size);
+void gt_tracefs__find(char *buf, size_t size);
 /* Does tracefs have events/CATEGORY/NAME? */
-bool gtsc_features__tracepoint_exists(const struct gtsc_features *f, const char *category,
-				      const char *name);
+bool gt_features__tracepoint_exists(const struct gtsc_features *f, const char *category,
+				    const char *name);
 /* key=value lines for the trace's FEATURES chunk and `gtsc-bpf features`. */
-void gtsc_features__lines(const struct gtsc_features *f, struct strbuf *sb);
+void gt_features__lines(const struct gtsc_features *f, struct strbuf *sb);
 /*
  * Whether programs run preemptible on the kernel of uname's RELEASE and
  * VERSION (as a trace's META saves them): every hook on PREEMPT_RT, the
  * syscall hooks (SYSCALL_HOOKS) on 7.x too.  probe_bpf_preemptible's rule,
  * for a trace recorded elsewhere.
  */
-bool gtsc_uts_bpf_preemptible(const char *release, const char *version, bool syscall_hooks);
+bool gt_uts_bpf_preemptible(const char *release, const char *version, bool syscall_hooks);
 
 #endif

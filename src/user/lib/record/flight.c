@@ -33,13 +33,13 @@ static const void *map_ro(int fd, size_t len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-int gtsc_flight__map(struct gtsc_flight_map *f, const struct gtsc_channels *chans, int slots_fd,
-		     __u32 nr_slots, int heads_fd, __u32 nr_heads)
+int gt_flight__map(struct gtsc_flight_map *f, const struct gtsc_channels *chans, int slots_fd,
+		   __u32 nr_slots, int heads_fd, __u32 nr_heads)
 {
 	_Static_assert(sizeof(struct gtsc_flight_slot) == GTSC_FLIGHT_SLOT, "a slot is 64 bytes");
 	_Static_assert(sizeof(struct gtsc_flight_head) == GTSC_FLIGHT_SLOT, "a head is a line");
 
-	f->chans = chans; /* native rings: mapped by gtsc_channels__create */
+	f->chans = chans; /* native rings: mapped by gt_channels__create */
 	if (!nr_heads)
 		return 0; /* no emulated region */
 	f->slots_len = map_len(nr_slots);
@@ -50,13 +50,13 @@ int gtsc_flight__map(struct gtsc_flight_map *f, const struct gtsc_channels *chan
 	if (!f->slots || !f->heads) {
 		int err = -errno;
 
-		gtsc_flight__unmap(f);
+		gt_flight__unmap(f);
 		return err;
 	}
 	return 0;
 }
 
-void gtsc_flight__unmap(struct gtsc_flight_map *f)
+void gt_flight__unmap(struct gtsc_flight_map *f)
 {
 	if (f->slots)
 		munmap((void *)f->slots, f->slots_len);
@@ -219,8 +219,8 @@ static int walk_native(const struct gtsc_oring *r, __u64 from, struct gtsc_sink 
 	return 0;
 }
 
-int gtsc_flight__walk(const struct gtsc_flight_map *f, const struct gtsc_channel *ch, __u32 region,
-		      __u64 from, struct gtsc_sink *sink, struct gtsc_flight_walk *out)
+int gt_flight__walk(const struct gtsc_flight_map *f, const struct gtsc_channel *ch, __u32 region,
+		    __u64 from, struct gtsc_sink *sink, struct gtsc_flight_walk *out)
 {
 	__u64 buf[GTSC_FLIGHT_MAX_REC / sizeof(__u64)];
 	struct region rg;

@@ -35,15 +35,15 @@ struct gtsc_flight_walk {
 };
 
 /* Maps both arrays read-only (none without emulated regions); -errno. */
-int gtsc_flight__map(struct gtsc_flight_map *f, const struct gtsc_channels *chans, int slots_fd,
-		     __u32 nr_slots, int heads_fd, __u32 nr_heads);
-void gtsc_flight__unmap(struct gtsc_flight_map *f);
+int gt_flight__map(struct gtsc_flight_map *f, const struct gtsc_channels *chans, int slots_fd,
+		   __u32 nr_slots, int heads_fd, __u32 nr_heads);
+void gt_flight__unmap(struct gtsc_flight_map *f);
 /*
  * Walks region REGION (a CPU, or 0 for a global channel) of flight channel
  * CH: counts every retained record, and hands those at positions >= FROM to
  * SINK (NULL: count only) in position order.  0 or the sink's error.
  */
-int gtsc_flight__walk(const struct gtsc_flight_map *f, const struct gtsc_channel *ch, __u32 region,
-		      __u64 from, struct gtsc_sink *sink, struct gtsc_flight_walk *out);
+int gt_flight__walk(const struct gtsc_flight_map *f, const struct gtsc_channel *ch, __u32 region,
+		    __u64 from, struct gtsc_sink *sink, struct gtsc_flight_walk *out);
 
 #endif

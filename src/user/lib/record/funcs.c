@@ -240,8 +240,8 @@ static int fill_addr(void *ctx, __u64 addr, const char *name)
 	return 0;
 }
 
-int gtsc_funcs__resolve(struct gtsc_func_set *set, const char *const *args, size_t n, char *err,
-			size_t err_sz)
+int gt_funcs__resolve(struct gtsc_func_set *set, const char *const *args, size_t n, char *err,
+		      size_t err_sz)
 {
 	struct names ns = {};
 	size_t cap = set->n;
@@ -269,7 +269,7 @@ int gtsc_funcs__resolve(struct gtsc_func_set *set, const char *const *args, size
 	return 0;
 }
 
-void gtsc_funcs__free(struct gtsc_func_set *set)
+void gt_funcs__free(struct gtsc_func_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
 		free(set->f[i].name);
@@ -278,7 +278,7 @@ void gtsc_funcs__free(struct gtsc_func_set *set)
 	set->n = 0;
 }
 
-void gtsc_funcs__summary(const struct gtsc_func_set *set, size_t limit, struct strbuf *sb)
+void gt_funcs__summary(const struct gtsc_func_set *set, size_t limit, struct strbuf *sb)
 {
 	for (size_t i = 0; i < set->n && i < limit; i++)
 		strbuf_addf(sb, "%s%s%s", i ? "," : "", set->f[i].name,
@@ -394,8 +394,8 @@ static void proto_text(const struct btf *btf, const char *name, struct strbuf *s
 	}
 }
 
-void gtsc_funcs__describe(const struct gtsc_func_set *set, const struct btf *vmlinux,
-			  struct strbuf *sb)
+void gt_funcs__describe(const struct gtsc_func_set *set, const struct btf *vmlinux,
+			struct strbuf *sb)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		const struct gtsc_func *f = &set->f[i];
@@ -479,9 +479,9 @@ static int attach_single(const struct gtsc_func_set *set, struct bpf_program *pr
 	return 0;
 }
 
-int gtsc_funcs__attach(const struct gtsc_func_set *set, struct bpf_program *entry,
-		       struct bpf_program *ret, bool multi, struct gtsc_func_links *l, char *err,
-		       size_t err_sz)
+int gt_funcs__attach(const struct gtsc_func_set *set, struct bpf_program *entry,
+		     struct bpf_program *ret, bool multi, struct gtsc_func_links *l, char *err,
+		     size_t err_sz)
 {
 	attach_fn attach = multi ? attach_multi : attach_single;
 	int e;
@@ -491,7 +491,7 @@ int gtsc_funcs__attach(const struct gtsc_func_set *set, struct bpf_program *entr
 	return e ?: attach(set, ret, true, l, err, err_sz);
 }
 
-void gtsc_funcs__detach(struct gtsc_func_links *l)
+void gt_funcs__detach(struct gtsc_func_links *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		bpf_link__destroy(l->l[i]);

@@ -39,14 +39,14 @@ struct gtsc_func_set {
  * -ENOENT (a pattern matches nothing), -E2BIG or -ENOMEM with a sentence in
  * ERR.
  */
-int gtsc_funcs__resolve(struct gtsc_func_set *set, const char *const *args, size_t n, char *err,
-			size_t err_sz);
-void gtsc_funcs__free(struct gtsc_func_set *set);
+int gt_funcs__resolve(struct gtsc_func_set *set, const char *const *args, size_t n, char *err,
+		      size_t err_sz);
+void gt_funcs__free(struct gtsc_func_set *set);
 /* "name,name%return,..." for status lines: at most LIMIT names, then "+N". */
-void gtsc_funcs__summary(const struct gtsc_func_set *set, size_t limit, struct strbuf *sb);
+void gt_funcs__summary(const struct gtsc_func_set *set, size_t limit, struct strbuf *sb);
 /* FUNCS chunk lines (file.h); prototypes from VMLINUX when it has them. */
-void gtsc_funcs__describe(const struct gtsc_func_set *set, const struct btf *vmlinux,
-			  struct strbuf *sb);
+void gt_funcs__describe(const struct gtsc_func_set *set, const struct btf *vmlinux,
+			struct strbuf *sb);
 
 struct gtsc_func_links {
 	struct bpf_link **l;
@@ -58,9 +58,9 @@ struct gtsc_func_links {
  * kprobe.multi (MULTI) one link each, else one kprobe per function and
  * direction.  -errno with a sentence in ERR; links made so far stay in L.
  */
-int gtsc_funcs__attach(const struct gtsc_func_set *set, struct bpf_program *entry,
-		       struct bpf_program *ret, bool multi, struct gtsc_func_links *l, char *err,
-		       size_t err_sz);
-void gtsc_funcs__detach(struct gtsc_func_links *l);
+int gt_funcs__attach(const struct gtsc_func_set *set, struct bpf_program *entry,
+		     struct bpf_program *ret, bool multi, struct gtsc_func_links *l, char *err,
+		     size_t err_sz);
+void gt_funcs__detach(struct gtsc_func_links *l);
 
 #endif

@@ -67,7 +67,7 @@ struct gtsc_recording {
 /* Threads whose names a snapshot can give after they ended: ~1.5 MiB at most. */
 #define NAMES_MAX 32768
 
-#define rlog(r, ...) gtsc_log((r)->p.eo.log, (r)->p.eo.log_ctx, GTSC_LOG_WARN, __VA_ARGS__)
+#define rlog(r, ...) gt_log((r)->p.eo.log, (r)->p.eo.log_ctx, GTSC_LOG_WARN, __VA_ARGS__)
 
 static char *dup_or_null(const char *s, int *err)
 {
@@ -115,7 +115,7 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return errno = ENOMEM, NULL;
-	err = gtsc_session_opts__parse(sopts, &r->p);
+	err = gt_session_opts__parse(sopts, &r->p);
 	err = err ?: copy_targets(r);
 	r->path = dup_or_null(path, &err);
 	r->tool = dup_or_null(OPTS_GET(opts, tool, NULL) ?: "libgtsc", &err);
@@ -145,7 +145,7 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 /* The live writer's bytes so far go to the live reader. */
 static int live_flush(struct gtsc_recording *r)
 {
-	int err = gtsc_reader__feed(r->live, r->live_bytes.buf, r->live_bytes.len);
+	int err = gt_reader__feed(r->live, r->live_bytes.buf, r->live_bytes.len);
 
 	r->live_bytes.len = 0;
 	return err;
@@ -153,9 +153,9 @@ static int live_flush(struct gtsc_recording *r)
 
 static int out_record(struct gtsc_recording *r, const struct gtsc_rec_hdr *rec)
 {
-	int err = r->live_w ? gtsc_writer__add_record(r->live_w, rec) : 0;
+	int err = r->live_w ? gt_writer__add_record(r->live_w, rec) : 0;
 
-	return err ?: r->fs ? gtsc_file_sink__sink(r->fs)->record(gtsc_file_sink__sink(r->fs), rec)
+	return err ?: r->fs ? gt_file_sink__sink(r->fs)->record(gt_file_sink__sink(r->fs), rec)
 			    : 0;
 }
 
@@ -168,28 +168,28 @@ static int name_fresh_sites(struct gtsc_recording *r)
 {
 	struct strbuf sb = {};
 	const __u64 *sites;
-	size_t n = gtsc_file_sink__take_fresh(r->fs, &sites);
+	size_t n = gt_file_sink__take_fresh(r->fs, &sites);
 	int err;
 
 	if (!n || !r->ksyms)
 		return 0;
-	err = gtsc_ksyms__name(r->ksyms, sites, n, &sb);
+	err = gt_ksyms__name(r->ksyms, sites, n, &sb);
 	if (!err && sb.len && r->stream)
-		err = gtsc_file_sink__add_chunk(r->fs, GTSC_CHUNK_KSYMS, &sb);
+		err = gt_file_sink__add_chunk(r->fs, GTSC_CHUNK_KSYMS, &sb);
 	if (!err && sb.len && r->live_w)
-		err = gtsc_writer__add_chunk(r->live_w, GTSC_CHUNK_KSYMS, sb.buf, sb.len);
+		err = gt_writer__add_chunk(r->live_w, GTSC_CHUNK_KSYMS, sb.buf, sb.len);
 	strbuf_free(&sb);
 	return err;
 }
 
 static int out_round_end(struct gtsc_recording *r)
 {
-	struct gtsc_sink *fs = r->fs ? gtsc_file_sink__sink(r->fs) : NULL;
+	struct gtsc_sink *fs = r->fs ? gt_file_sink__sink(r->fs) : NULL;
 	int err = fs ? name_fresh_sites(r) : 0;
 
 	err = err ?: fs ? fs->round_end(fs) : 0;
 	if (!err && r->live_w) {
-		err = gtsc_writer__end_round(r->live_w);
+		err = gt_writer__end_round(r->live_w);
 		err = err ?: live_flush(r);
 	}
 	return err;
@@ -226,8 +226,8 @@ static int live_open(struct gtsc_recording *r)
 {
 	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .zlib_level = 0, .mem = &r->live_bytes };
 
-	r->live = gtsc_reader__open_feed(NULL);
-	r->live_w = r->live ? gtsc_writer__create("(live)", &wo) : NULL;
+	r->live = gt_reader__open_feed(NULL);
+	r->live_w = r->live ? gt_writer__create("(live)", &wo) : NULL;
 	if (!r->live_w)
 		return -errno;
 	return live_flush(r); /* the file header */
@@ -246,7 +246,7 @@ int gtsc_recording__open(struct gtsc_recording *r)
 	wo.keep_old = r->keep_old;
 	wo.errbuf = why;
 	wo.errbuf_sz = sizeof(why);
-	r->fs = gtsc_file_sink__create(r->path, &wo);
+	r->fs = gt_file_sink__create(r->path, &wo);
 	if (!r->fs) {
 		err = -errno;
 		rlog(r, "cannot create %s: %s", r->path, why[0] ? why : strerror(-err));
@@ -256,21 +256,21 @@ int gtsc_recording__open(struct gtsc_recording *r)
 	r->fan = (struct gtsc_sink){ .record = fan_record, .round_end = fan_round_end };
 	err = r->want_live ? live_open(r) : 0;
 	if (r->stream || r->want_live) {
-		gtsc_file_sink__track_fresh(r->fs);
-		r->ksyms = gtsc_ksyms__load(NULL); /* without it, call sites stay hex until the end */
+		gt_file_sink__track_fresh(r->fs);
+		r->ksyms = gt_ksyms__load(NULL); /* without it, call sites stay hex until the end */
 	}
-	r->s = err ? NULL : gtsc_session__open_sink(&r->p.eo, &r->tee);
+	r->s = err ? NULL : gt_session__open_sink(&r->p.eo, &r->tee);
 	if (!r->s) {
 		err = err ?: -errno; /* the session said why */
 		if (r->live_w == NULL && r->want_live)
 			rlog(r, "cannot set up the live view: %s", strerror(-err));
-		gtsc_file_sink__abort(r->fs);
+		gt_file_sink__abort(r->fs);
 		r->fs = NULL;
 		if (!r->stream)
 			unlink(r->path);
 		return err;
 	}
-	gtsc_session__own_funcs(r->s, &r->p.funcs);
+	gt_session__own_funcs(r->s, &r->p.funcs);
 	r->p.eo.funcs = NULL;
 	return 0;
 }
@@ -298,7 +298,7 @@ static int meta_put(const struct gtsc_recording *r, struct gtsc_file_sink *fs)
 
 	for (int i = 0; i < r->nr_meta && !err; i++)
 		err = strbuf_err(&r->meta[i].text) ?:
-			gtsc_file_sink__add_chunk(fs, r->meta[i].type, &r->meta[i].text);
+			gt_file_sink__add_chunk(fs, r->meta[i].type, &r->meta[i].text);
 	return err;
 }
 
@@ -307,8 +307,8 @@ static int meta_put_live(struct gtsc_recording *r)
 	int err = 0;
 
 	for (int i = 0; r->live_w && i < r->nr_meta && !err; i++)
-		err = gtsc_writer__add_chunk(r->live_w, r->meta[i].type,
-					     r->meta[i].text.buf ?: "", r->meta[i].text.len);
+		err = gt_writer__add_chunk(r->live_w, r->meta[i].type,
+					   r->meta[i].text.buf ?: "", r->meta[i].text.len);
 	return err;
 }
 
@@ -330,17 +330,17 @@ static void meta_recording(const struct gtsc_recording *r, struct strbuf *m)
 	if (!eo->syscall_filter)
 		return;
 	strbuf_addf(m, "syscall_filter=");
-	gtsc_syscall_set__names(eo->syscall_filter, m);
+	gt_syscall_set__names(eo->syscall_filter, m);
 	strbuf_addf(m, "\n");
 }
 
 static int write_metadata(struct gtsc_recording *r)
 {
-	const struct gtsc_func_set *funcs = gtsc_session__funcs(r->s);
+	const struct gtsc_func_set *funcs = gt_session__funcs(r->s);
 	struct gtsc_trace_meta m;
 	struct strbuf fn = {};
 
-	gtsc_trace_meta__build(&m, r->s); /* host, features, channels, syscalls, formats */
+	gt_trace_meta__build(&m, r->s); /* host, features, channels, syscalls, formats */
 	meta_recording(r, &m.meta);
 	meta_keep(r, GTSC_CHUNK_META, &m.meta);
 	meta_keep(r, GTSC_CHUNK_FEATURES, &m.feat);
@@ -351,9 +351,9 @@ static int write_metadata(struct gtsc_recording *r)
 		meta_keep(r, GTSC_CHUNK_PRINTF, &m.printf);
 	if (m.tps.len)
 		meta_keep(r, GTSC_CHUNK_TRACEPOINTS, &m.tps);
-	gtsc_trace_meta__free(&m); /* what meta_keep did not take */
-	if (gtsc_session__plan(r->s)->funcs.prog && funcs)
-		gtsc_funcs__describe(funcs, gtsc_session__features(r->s)->vmlinux, &fn);
+	gt_trace_meta__free(&m); /* what meta_keep did not take */
+	if (gt_session__plan(r->s)->funcs.prog && funcs)
+		gt_funcs__describe(funcs, gt_session__features(r->s)->vmlinux, &fn);
 	if (fn.len)
 		meta_keep(r, GTSC_CHUNK_FUNCS, &fn);
 	strbuf_free(&fn);
@@ -363,7 +363,7 @@ static int write_metadata(struct gtsc_recording *r)
 /* The live reader reads the metadata now: a printer made before the first record needs it. */
 static int live_meta(struct gtsc_recording *r)
 {
-	return r->live ? live_flush(r) ?: gtsc_reader__feed_meta(r->live) : 0;
+	return r->live ? live_flush(r) ?: gt_reader__feed_meta(r->live) : 0;
 }
 
 /*
@@ -416,7 +416,7 @@ static int write_comms_of(struct gtsc_sink *sink, int pid, __u64 now)
 static int write_comms(struct gtsc_recording *r, struct gtsc_sink *sink, __u64 now)
 {
 	size_t n;
-	const int *pids = gtsc_session__tracked(r->s, &n);
+	const int *pids = gt_session__tracked(r->s, &n);
 	struct dirent *de;
 	DIR *d;
 	int err = 0;
@@ -455,7 +455,7 @@ int gtsc_recording__poll(struct gtsc_recording *r, int timeout_ms)
 {
 	if (!r || !r->s || !r->fs)
 		return -EINVAL;
-	return gtsc_session__poll(r->s, timeout_ms);
+	return gt_session__poll(r->s, timeout_ms);
 }
 
 int gtsc_recording__add_meta(struct gtsc_recording *r, const char *key, const char *value)
@@ -469,13 +469,13 @@ int gtsc_recording__add_meta(struct gtsc_recording *r, const char *key, const ch
 /* The trailer's counts: per channel per CPU, per program, when it ended, what was consumed. */
 static int build_trailer(struct gtsc_recording *r, struct strbuf *tr)
 {
-	__u64 written, dropped, bad = gtsc_channels__malformed(gtsc_session__channels(r->s));
-	int err = gtsc_trace__stats(r->s, tr, &written, &dropped, r->since);
+	__u64 written, dropped, bad = gt_channels__malformed(gt_session__channels(r->s));
+	int err = gt_trace__stats(r->s, tr, &written, &dropped, r->since);
 
-	gtsc_session__prog_misses(r->s, tr);
+	gt_session__prog_misses(r->s, tr);
 	strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)gtsc_mono_ns());
 	strbuf_addf(tr, "meta\tconsumed\t%llu\n",
-		    (unsigned long long)gtsc_session__consumed(r->s));
+		    (unsigned long long)gt_session__consumed(r->s));
 	if (bad)
 		strbuf_addf(tr, "meta\tmalformed\t%llu\n", (unsigned long long)bad);
 	if (r->extra.len)
@@ -485,14 +485,14 @@ static int build_trailer(struct gtsc_recording *r, struct strbuf *tr)
 
 static struct gtsc_session_flight *flight_array(struct gtsc_session *s, size_t *n)
 {
-	*n = gtsc_session__channels(s)->nr_flight_regions;
+	*n = gt_session__channels(s)->nr_flight_regions;
 	return calloc(*n ?: 1, sizeof(struct gtsc_session_flight));
 }
 
 static int snapshot_records(struct gtsc_recording *r, struct gtsc_file_sink *fs,
 			    enum gtsc_flight_read how, struct gtsc_snapshot_opts *opts)
 {
-	struct gtsc_sink *sink = gtsc_file_sink__sink(fs);
+	struct gtsc_sink *sink = gt_file_sink__sink(fs);
 	struct gtsc_session_flight *fl;
 	struct strbuf tr = {};
 	__u64 read = 0, torn = 0;
@@ -507,18 +507,18 @@ static int snapshot_records(struct gtsc_recording *r, struct gtsc_file_sink *fs,
 	 * those the task channel gave, then /proc's for the tasks alive now.
 	 */
 	n = meta_put(r, fs);
-	n = n ?: task_names__write(r->names, sink, gtsc_session__start_ns(r->s));
-	n = n ?: write_comms(r, sink, gtsc_session__start_ns(r->s));
-	n = n ?: gtsc_session__flight_read(r->s, how, sink, fl, max);
+	n = n ?: task_names__write(r->names, sink, gt_session__start_ns(r->s));
+	n = n ?: write_comms(r, sink, gt_session__start_ns(r->s));
+	n = n ?: gt_session__flight_read(r->s, how, sink, fl, max);
 	if (n >= 0) {
 		build_trailer(r, &tr);
-		gtsc_trace__flight(&tr, NULL, fl, n);
+		gt_trace__flight(&tr, NULL, fl, n);
 		strbuf_addf(&tr, "meta\tsnapshot\t%s\n",
 			    how == GTSC_FLIGHT_CONSUME ? "consume" : "all");
 	}
-	err = n < 0 ? n : gtsc_file_sink__finish(fs, &tr);
+	err = n < 0 ? n : gt_file_sink__finish(fs, &tr);
 	if (n < 0)
-		gtsc_file_sink__abort(fs);
+		gt_file_sink__abort(fs);
 	for (int i = 0; i < n; i++)
 		read += fl[i].read, torn += fl[i].torn;
 	if (!err && OPTS_HAS(opts, torn)) {
@@ -551,12 +551,12 @@ int gtsc_recording__snapshot(struct gtsc_recording *r, const char *path,
 
 	if (!r || !r->s || !path || !OPTS_VALID(opts, gtsc_snapshot_opts))
 		return -EINVAL;
-	if (!gtsc_session__channels(r->s)->nr_flight_regions)
+	if (!gt_session__channels(r->s)->nr_flight_regions)
 		return -ENOENT;
 	how = OPTS_GET(opts, consume, false) ? GTSC_FLIGHT_CONSUME : GTSC_FLIGHT_ALL;
 	/* The task records not drained yet: names of tasks that just ended (a trigger's). */
 	if (r->fs) {
-		err = gtsc_session__poll(r->s, 0);
+		err = gt_session__poll(r->s, 0);
 		if (err < 0)
 			rlog(r, "draining the rings before a snapshot failed: %s", strerror(-err));
 	}
@@ -564,7 +564,7 @@ int gtsc_recording__snapshot(struct gtsc_recording *r, const char *path,
 	wo.data_codec = r->codec;
 	wo.errbuf = why;
 	wo.errbuf_sz = sizeof(why);
-	fs = gtsc_file_sink__create(path, &wo);
+	fs = gt_file_sink__create(path, &wo);
 	if (!fs) {
 		err = -errno;
 		snap_err(opts, "cannot create %s: %s", path, why[0] ? why : strerror(-err));
@@ -586,10 +586,10 @@ int gtsc_recording__stop(struct gtsc_recording *r, int timeout_ms)
 	if (!r || !r->s)
 		return -EINVAL;
 	err = gtsc_session__stop(r->s);
-	err = err ?: gtsc_session__flush(r->s, timeout_ms);
+	err = err ?: gt_session__flush(r->s, timeout_ms);
 	if (err && err != -ETIMEDOUT) /* a timeout the session told already */
 		rlog(r, "draining the rings failed: %s", strerror(-err));
-	bad = gtsc_channels__malformed(gtsc_session__channels(r->s));
+	bad = gt_channels__malformed(gt_session__channels(r->s));
 	if (bad)
 		rlog(r, "%llu records from the BPF programs were malformed (a header that disagrees "
 			"with its size or type) and left out: a gtsc-bpf bug, please report it",
@@ -599,7 +599,7 @@ int gtsc_recording__stop(struct gtsc_recording *r, int timeout_ms)
 
 static int add_stack(void *ctx, const char *source, __u32 id, const __u64 *ips, size_t n)
 {
-	return gtsc_file_sink__add_stack(ctx, source, id, ips, n);
+	return gt_file_sink__add_stack(ctx, source, id, ips, n);
 }
 
 /* The live view's end: the trailer, then no more bytes. */
@@ -609,12 +609,12 @@ static int live_end(struct gtsc_recording *r, const struct strbuf *tr)
 
 	if (!r->live_w)
 		return 0;
-	err = gtsc_writer__end_round(r->live_w);
-	err = err ?: gtsc_writer__add_chunk(r->live_w, GTSC_CHUNK_TRAILER, tr->buf ?: "", tr->len);
+	err = gt_writer__end_round(r->live_w);
+	err = err ?: gt_writer__add_chunk(r->live_w, GTSC_CHUNK_TRAILER, tr->buf ?: "", tr->len);
 	err = err ?: live_flush(r);
-	gtsc_writer__close(r->live_w);
+	gt_writer__close(r->live_w);
 	r->live_w = NULL;
-	return err ?: gtsc_reader__feed(r->live, NULL, 0);
+	return err ?: gt_reader__feed(r->live, NULL, 0);
 }
 
 /* Ends the file: its kernel stacks, symbols and trailer (with FL's flight lines). */
@@ -625,13 +625,13 @@ static int close_file(struct gtsc_recording *r, const struct gtsc_session_flight
 	int err;
 
 	if (r->p.eo.stacks) {
-		err = gtsc_session__stacks(r->s, add_stack, r->fs);
+		err = gt_session__stacks(r->s, add_stack, r->fs);
 		if (err)
 			rlog(r, "saving the kernel stacks failed: %s", strerror(-err));
 	}
 	build_trailer(r, &tr);
-	gtsc_trace__flight(&tr, NULL, fl, nfl);
-	err = gtsc_file_sink__finish(r->fs, &tr);
+	gt_trace__flight(&tr, NULL, fl, nfl);
+	err = gt_file_sink__finish(r->fs, &tr);
 	r->fs = NULL;
 	if (err)
 		rlog(r, "writing %s failed: %s", r->path, strerror(-err));
@@ -652,8 +652,8 @@ int gtsc_recording__finish(struct gtsc_recording *r)
 	fl = flight_array(r->s, &max);
 	if (!fl)
 		return -ENOMEM;
-	nfl = gtsc_session__flight_read(r->s, GTSC_FLIGHT_ALL, gtsc_file_sink__sink(r->fs), fl,
-					max);
+	nfl = gt_session__flight_read(r->s, GTSC_FLIGHT_ALL, gt_file_sink__sink(r->fs), fl,
+				      max);
 	if (nfl < 0) {
 		rlog(r, "reading the flight channels failed: %s", strerror(-nfl));
 		nfl = 0;
@@ -670,8 +670,8 @@ int gtsc_recording__finish(struct gtsc_recording *r)
  */
 static int open_next(struct gtsc_recording *r, struct gtsc_file_sink *fs)
 {
-	struct gtsc_sink *sink = gtsc_file_sink__sink(fs);
-	__u64 ts = gtsc_session__start_ns(r->s);
+	struct gtsc_sink *sink = gt_file_sink__sink(fs);
+	__u64 ts = gt_session__start_ns(r->s);
 	int err;
 
 	/* the tasks alive at the start that ended since are named too */
@@ -690,7 +690,7 @@ int gtsc_recording__switch(struct gtsc_recording *r, const char *path)
 
 	if (!r || !r->s || !r->fs || !path || r->stream || !strcmp(path, "-"))
 		return -EINVAL;
-	if (!r->since && !(r->since = calloc(gtsc_trace__nr_stats(r->s) ?: 1, sizeof(*r->since))))
+	if (!r->since && !(r->since = calloc(gt_trace__nr_stats(r->s) ?: 1, sizeof(*r->since))))
 		return -ENOMEM;
 	copy = strdup(path);
 	wo.zlib_level = r->zlib_level;
@@ -698,7 +698,7 @@ int gtsc_recording__switch(struct gtsc_recording *r, const char *path)
 	wo.errbuf = why;
 	wo.errbuf_sz = sizeof(why);
 	/* the next file first: if it cannot be made, recording goes on in this one */
-	fs = copy ? gtsc_file_sink__create(path, &wo) : NULL;
+	fs = copy ? gt_file_sink__create(path, &wo) : NULL;
 	if (!fs) {
 		err = copy ? -errno : -ENOMEM;
 		rlog(r, "cannot create %s: %s", path, why[0] ? why : strerror(-err));
@@ -710,7 +710,7 @@ int gtsc_recording__switch(struct gtsc_recording *r, const char *path)
 	free(r->path);
 	r->path = copy;
 	if (r->live_w)
-		gtsc_file_sink__track_fresh(fs);
+		gt_file_sink__track_fresh(fs);
 	err = open_next(r, fs) ?: err;
 	if (err)
 		rlog(r, "writing %s failed: %s", r->path, strerror(-err));
@@ -731,16 +731,16 @@ void gtsc_recording__free(struct gtsc_recording *r)
 {
 	if (!r)
 		return;
-	gtsc_file_sink__abort(r->fs);
+	gt_file_sink__abort(r->fs);
 	r->fs = NULL; /* the tee drops what the session might still hand it */
-	gtsc_writer__close(r->live_w);
+	gt_writer__close(r->live_w);
 	r->live_w = NULL;
 	gtsc_reader__close(r->live);
 	strbuf_free(&r->live_bytes);
-	gtsc_ksyms__free(r->ksyms);
+	gt_ksyms__free(r->ksyms);
 	free(r->since);
 	gtsc_session__destroy(r->s);
-	gtsc_session_parse__free(&r->p);
+	gt_session_parse__free(&r->p);
 	for (int i = 0; i < r->nr_meta; i++)
 		strbuf_free(&r->meta[i].text);
 	strbuf_free(&r->extra);

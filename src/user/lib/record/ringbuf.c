@@ -10,7 +10,7 @@
 /* Read position published at least this often: space comes back to the programs in time. */
 #define PUBLISH_BYTES (64u << 10)
 
-int gtsc_ringbuf__open(struct gtsc_ringbuf *rb, int fd, size_t size)
+int gt_ringbuf__open(struct gtsc_ringbuf *rb, int fd, size_t size)
 {
 	void *p;
 
@@ -34,7 +34,7 @@ int gtsc_ringbuf__open(struct gtsc_ringbuf *rb, int fd, size_t size)
 	return 0;
 }
 
-void gtsc_ringbuf__close(struct gtsc_ringbuf *rb)
+void gt_ringbuf__close(struct gtsc_ringbuf *rb)
 {
 	if (rb->consumer_pos)
 		munmap(rb->consumer_pos, rb->page);
@@ -43,7 +43,7 @@ void gtsc_ringbuf__close(struct gtsc_ringbuf *rb)
 	memset(rb, 0, sizeof(*rb));
 }
 
-long gtsc_ringbuf__consume(struct gtsc_ringbuf *rb, gtsc_ringbuf_fn fn, void *ctx)
+long gt_ringbuf__consume(struct gtsc_ringbuf *rb, gtsc_ringbuf_fn fn, void *ctx)
 {
 	unsigned long cons = *rb->consumer_pos, published = cons, prod;
 	long n = 0;

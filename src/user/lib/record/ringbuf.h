@@ -24,10 +24,10 @@ struct gtsc_ringbuf {
 typedef int (*gtsc_ringbuf_fn)(void *ctx, void *data, size_t size);
 
 /* Maps ring FD of SIZE data bytes.  0 or -errno. */
-int gtsc_ringbuf__open(struct gtsc_ringbuf *rb, int fd, size_t size);
-void gtsc_ringbuf__close(struct gtsc_ringbuf *rb);
+int gt_ringbuf__open(struct gtsc_ringbuf *rb, int fd, size_t size);
+void gt_ringbuf__close(struct gtsc_ringbuf *rb);
 /* Every committed record to FN, in order: the count, or FN's negative return. */
-long gtsc_ringbuf__consume(struct gtsc_ringbuf *rb, gtsc_ringbuf_fn fn, void *ctx);
+long gt_ringbuf__consume(struct gtsc_ringbuf *rb, gtsc_ringbuf_fn fn, void *ctx);
 
 /* Bytes written and not yet read. */
 static inline size_t gtsc_ringbuf__pending(const struct gtsc_ringbuf *rb)

@@ -78,7 +78,7 @@ __attribute__((format(printf, 3, 4))) static void slog(const struct gtsc_session
 	va_list ap;
 
 	va_start(ap, fmt);
-	gtsc_vlog(s->opts.log, s->opts.log_ctx, lvl, fmt, ap);
+	gt_vlog(s->opts.log, s->opts.log_ctx, lvl, fmt, ap);
 	va_end(ap);
 }
 
@@ -145,10 +145,10 @@ static int setup_channels(struct gtsc_session *s)
 	for (int i = 0; i < GTSC_CLASS_MAX; i++)
 		/* their rings cost memory: only when asked for */
 		if ((i != GTSC_CLASS_FUNCS || has_funcs(s)) && (i != GTSC_CLASS_EVENTS || s->tps.n))
-			gtsc_channels__add(&s->chans, &def[i]);
+			gt_channels__add(&s->chans, &def[i]);
 	for (size_t i = 0; i < o->nr_channels; i++) {
 		struct gtsc_channel_spec sp = o->channels[i];
-		int id = gtsc_channels__find(&s->chans, sp.name);
+		int id = gt_channels__find(&s->chans, sp.name);
 
 		if (id < 0) {
 			slog(s, GTSC_LOG_WARN,
@@ -161,12 +161,12 @@ static int setup_channels(struct gtsc_session *s)
 			sp.ring_bytes = s->chans.ch[id].spec.ring_bytes;
 		if (!sp.scope_set)
 			sp.global = s->chans.ch[id].spec.global;
-		err = gtsc_channels__add(&s->chans, &sp);
+		err = gt_channels__add(&s->chans, &sp);
 		if (err < 0)
 			return err;
 	}
 	s->chans.native_flight = s->feat.has[GTSC_FEAT_RINGBUF_OVERWRITE];
-	err = gtsc_channels__layout(&s->chans, s->nr_cpus);
+	err = gt_channels__layout(&s->chans, s->nr_cpus);
 	if (err)
 		slog(s, GTSC_LOG_WARN, "the flight channels are too large (4G slots at most)");
 	return err ?: check_ring_memory(s);
@@ -186,7 +186,7 @@ static int setup_flight(struct gtsc_session *s)
 
 	bpf_map__set_max_entries(s->skel->maps.gtsc_orings, c->nr_orings ?: 1);
 	if (c->nr_orings) {
-		fd = gtsc_channels__oring_template(c);
+		fd = gt_channels__oring_template(c);
 		fd = fd < 0 ? fd : bpf_map__set_inner_map_fd(s->skel->maps.gtsc_orings, fd);
 		if (fd < 0) {
 			slog(s, GTSC_LOG_WARN, "the native flight rings failed: %s", strerror(-fd));
@@ -198,9 +198,9 @@ static int setup_flight(struct gtsc_session *s)
 	/* per CPU and nesting level, a record's worth: not for sessions that never use it */
 	bpf_map__set_max_entries(s->skel->maps.gtsc_flight_scratch,
 				 c->nr_flight_heads ? GTSC_FLIGHT_NEST : 1);
-	if (s->opts.trigger_syscall && gtsc_syscall_name(s->opts.trigger_nr))
+	if (s->opts.trigger_syscall && gt_syscall_name(s->opts.trigger_nr))
 		snprintf(s->trigger, sizeof(s->trigger), "syscall=%s",
-			 gtsc_syscall_name(s->opts.trigger_nr));
+			 gt_syscall_name(s->opts.trigger_nr));
 	else if (s->opts.trigger_syscall)
 		snprintf(s->trigger, sizeof(s->trigger), "syscall=%d", s->opts.trigger_nr);
 	ro->gtsc_trigger_on = s->opts.trigger_syscall;
@@ -219,9 +219,9 @@ static int flight_map(struct gtsc_session *s)
 	s->flight_cursor = calloc(c->nr_flight_regions, sizeof(*s->flight_cursor));
 	if (!s->flight_cursor)
 		return -ENOMEM;
-	err = gtsc_flight__map(&s->flight, c, bpf_map__fd(s->skel->maps.gtsc_flight),
-			       c->nr_flight_slots, bpf_map__fd(s->skel->maps.gtsc_flight_heads),
-			       c->nr_flight_heads);
+	err = gt_flight__map(&s->flight, c, bpf_map__fd(s->skel->maps.gtsc_flight),
+			     c->nr_flight_slots, bpf_map__fd(s->skel->maps.gtsc_flight_heads),
+			     c->nr_flight_heads);
 	if (err)
 		slog(s, GTSC_LOG_WARN, "mapping the flight channels failed: %s", strerror(-err));
 	return err;
@@ -232,12 +232,12 @@ static int setup_routes(struct gtsc_session *s)
 	struct gtsc_bpf__rodata *ro = s->skel->rodata;
 
 	for (int c = 0; c < GTSC_CLASS_MAX; c++) {
-		int id = gtsc_channels__find(&s->chans, class_channel[c]);
+		int id = gt_channels__find(&s->chans, class_channel[c]);
 		struct gtsc_class_route *r = (struct gtsc_class_route *)&ro->gtsc_routes[c];
 
 		if (id < 0)
 			continue; /* a class nothing records (funcs without -k) */
-		gtsc_channel__route(&s->chans.ch[id], r);
+		gt_channel__route(&s->chans.ch[id], r);
 	}
 	ro->gtsc_self_tgid = getpid();
 	ro->gtsc_void_arg_direct = s->feat.has[GTSC_FEAT_TP_BTF_VOID_ARG];
@@ -260,7 +260,7 @@ static int setup_syscalls(struct gtsc_session *s)
 	}
 	ro->gtsc_cap_data = o->capture_size ? o->capture_size : GTSC_CAP_DATA_DEFAULT;
 	if (!o->no_capture)
-		gtsc_capture__fill(ro->gtsc_cap, ro->gtsc_sys_nr);
+		gt_capture__fill(ro->gtsc_cap, ro->gtsc_sys_nr);
 	ro->gtsc_sys_filter_on = o->syscall_filter != NULL;
 	for (int nr = 0; nr < GTSC_NR_SYSCALLS && o->syscall_filter; nr++)
 		if (!gtsc_sys_set__has(o->syscall_filter, nr))
@@ -324,7 +324,7 @@ static int check_funcs(struct gtsc_session *s)
 		slog(s, GTSC_LOG_WARN, "function probes (-k) left out: %s", c->why);
 		return 0;
 	}
-	gtsc_sources__recorded(&s->plan, ", ", &ok);
+	gt_sources__recorded(&s->plan, ", ", &ok);
 	slog(s, GTSC_LOG_WARN,
 	     "function probes (-k) cannot be recorded on this kernel: %s; the other sources "
 	     "(%s) still record, and --allow-missing records them without -k",
@@ -356,9 +356,9 @@ static int resolve_tracepoints(struct gtsc_session *s)
 {
 	if (!s->opts.nr_tracepoints)
 		return 0;
-	return gtsc_tp__resolve(&s->tps, s->feat.tracefs, s->opts.tracepoints,
-				s->opts.nr_tracepoints, s->opts.allow_missing, s->opts.log,
-				s->opts.log_ctx);
+	return gt_tp__resolve(&s->tps, s->feat.tracefs, s->opts.tracepoints,
+			      s->opts.nr_tracepoints, s->opts.allow_missing, s->opts.log,
+			      s->opts.log_ctx);
 }
 
 static int check_plan(struct gtsc_session *s)
@@ -437,8 +437,8 @@ static int session_load(struct gtsc_session *s)
 	setup_stacks(s);
 	if (err)
 		return err;
-	gtsc_sources__plan(&s->plan, s->skel->obj, &s->feat,
-			   s->opts.sources | GTSC_SRC_TASK | (has_funcs(s) ? GTSC_SRC_FUNCS : 0) |
+	gt_sources__plan(&s->plan, s->skel->obj, &s->feat,
+			 s->opts.sources | GTSC_SRC_TASK | (has_funcs(s) ? GTSC_SRC_FUNCS : 0) |
 				   (s->tps.n ? GTSC_SRC_EVENTS : 0));
 	setup_rescue(s);
 	err = check_funcs(s);
@@ -453,7 +453,7 @@ static int session_load(struct gtsc_session *s)
 		     strerror(-err));
 		return err;
 	}
-	err = s->plan.events.prog ? gtsc_tp__fill(&s->tps, bpf_map__fd(s->skel->maps.gtsc_tp_infos))
+	err = s->plan.events.prog ? gt_tp__fill(&s->tps, bpf_map__fd(s->skel->maps.gtsc_tp_infos))
 				  : 0;
 	if (err)
 		slog(s, GTSC_LOG_WARN, "filling the tracepoint table failed: %s", strerror(-err));
@@ -467,8 +467,8 @@ static int session_alloc_counters(struct gtsc_session *s)
 	return s->percpu && s->last_dropped ? 0 : -ENOMEM;
 }
 
-struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts,
-					     struct gtsc_sink *sink)
+struct gtsc_session *gt_session__open_sink(const struct gtsc_engine_opts *opts,
+					   struct gtsc_sink *sink)
 {
 	struct gtsc_session *s = calloc(1, sizeof(*s));
 	int err;
@@ -485,7 +485,7 @@ struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts
 		err = -EPERM;
 		goto fail;
 	}
-	gtsc_features__init(&s->feat);
+	gt_features__init(&s->feat);
 	for (int f = GTSC_FEAT_BTF; f <= GTSC_FEAT_RINGBUF; f++) {
 		if (!s->feat.has[f]) {
 			slog(s, GTSC_LOG_WARN, "cannot record: %s", s->feat.why[f]);
@@ -506,7 +506,7 @@ struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts
 	if (err)
 		goto fail;
 	s->chans.orings_fd = bpf_map__fd(s->skel->maps.gtsc_orings);
-	err = gtsc_channels__create(&s->chans, bpf_map__fd(s->skel->maps.gtsc_rings), sink);
+	err = gt_channels__create(&s->chans, bpf_map__fd(s->skel->maps.gtsc_rings), sink);
 	if (err) {
 		slog(s, GTSC_LOG_WARN, "creating the ring buffers failed: %s (too large for memory?)",
 		     strerror(-err));
@@ -550,31 +550,31 @@ int gtsc_session__track_pid(struct gtsc_session *s, int pid)
 	return 0;
 }
 
-const int *gtsc_session__tracked(const struct gtsc_session *s, size_t *n)
+const int *gt_session__tracked(const struct gtsc_session *s, size_t *n)
 {
 	*n = s->nr_tracked;
 	return s->tracked;
 }
 
-void gtsc_session__own_funcs(struct gtsc_session *s, struct gtsc_func_set *set)
+void gt_session__own_funcs(struct gtsc_session *s, struct gtsc_func_set *set)
 {
-	gtsc_funcs__free(&s->funcs);
+	gt_funcs__free(&s->funcs);
 	s->funcs = *set;
 	*set = (struct gtsc_func_set){};
 	s->opts.funcs = s->funcs.n ? &s->funcs : NULL;
 }
 
-const struct gtsc_tp_set *gtsc_session__tracepoints(const struct gtsc_session *s)
+const struct gtsc_tp_set *gt_session__tracepoints(const struct gtsc_session *s)
 {
 	return &s->tps;
 }
 
-const struct gtsc_func_set *gtsc_session__funcs(const struct gtsc_session *s)
+const struct gtsc_func_set *gt_session__funcs(const struct gtsc_session *s)
 {
 	return s->opts.funcs;
 }
 
-const struct gtsc_engine_opts *gtsc_session__opts(const struct gtsc_session *s)
+const struct gtsc_engine_opts *gt_session__opts(const struct gtsc_session *s)
 {
 	return &s->opts;
 }
@@ -588,11 +588,11 @@ static int attach_funcs(struct gtsc_session *s)
 
 	if (!p->funcs.prog)
 		return 0;
-	err = gtsc_funcs__attach(s->opts.funcs,
-				 bpf_object__find_program_by_name(s->skel->obj, p->funcs.prog),
-				 bpf_object__find_program_by_name(s->skel->obj, p->funcs_ret_prog),
-				 !strcmp(p->funcs.how, "kprobe.multi"), &s->func_links, why,
-				 sizeof(why));
+	err = gt_funcs__attach(s->opts.funcs,
+			       bpf_object__find_program_by_name(s->skel->obj, p->funcs.prog),
+			       bpf_object__find_program_by_name(s->skel->obj, p->funcs_ret_prog),
+			       !strcmp(p->funcs.how, "kprobe.multi"), &s->func_links, why,
+			       sizeof(why));
 	if (err)
 		slog(s, GTSC_LOG_WARN, "%s", why);
 	return err;
@@ -605,9 +605,9 @@ static int attach_events(struct gtsc_session *s)
 
 	if (!s->plan.events.prog)
 		return 0;
-	err = gtsc_tp__attach(&s->tps,
-			      bpf_object__find_program_by_name(s->skel->obj, s->plan.events.prog),
-			      &s->tp_links, why, sizeof(why));
+	err = gt_tp__attach(&s->tps,
+			    bpf_object__find_program_by_name(s->skel->obj, s->plan.events.prog),
+			    &s->tp_links, why, sizeof(why));
 	if (err)
 		slog(s, GTSC_LOG_WARN, "%s", why);
 	return err;
@@ -658,7 +658,7 @@ int gtsc_session__stop(struct gtsc_session *s)
 {
 	__atomic_store_n(&s->skel->bss->gtsc_on, 0, __ATOMIC_RELEASE);
 	/* The flag is no barrier: a program may have read it just before. */
-	return gtsc_channels__sync(&s->chans);
+	return gt_channels__sync(&s->chans);
 }
 
 static int read_counters(struct gtsc_session *s, __u32 chan)
@@ -698,9 +698,9 @@ static int emit_drops(struct gtsc_session *s, __u64 now)
 	return 0;
 }
 
-int gtsc_session__poll(struct gtsc_session *s, int timeout_ms)
+int gt_session__poll(struct gtsc_session *s, int timeout_ms)
 {
-	int n = gtsc_channels__drain(&s->chans, timeout_ms);
+	int n = gt_channels__drain(&s->chans, timeout_ms);
 	__u64 now = gtsc_mono_ns();
 	int err;
 
@@ -720,24 +720,24 @@ static bool all_consumed(struct gtsc_session *s)
 		__u64 written = 0;
 
 		if (gtsc_channel__flight(&s->chans.ch[ch]))
-			continue; /* read by gtsc_session__flight_read, never drained */
+			continue; /* read by gt_session__flight_read, never drained */
 		if (read_counters(s, ch))
 			return true;
 		for (int cpu = 0; cpu < s->nr_cpus; cpu++)
 			written += s->percpu[cpu].written;
-		if (gtsc_channels__consumed(&s->chans, ch) < written)
+		if (gt_channels__consumed(&s->chans, ch) < written)
 			return false;
 	}
 	return true;
 }
 
-int gtsc_session__flush(struct gtsc_session *s, int timeout_ms)
+int gt_session__flush(struct gtsc_session *s, int timeout_ms)
 {
 	__u64 deadline = gtsc_mono_ns() + (__u64)timeout_ms * 1000000;
 	int err;
 
 	do {
-		err = gtsc_session__poll(s, 0);
+		err = gt_session__poll(s, 0);
 		if (err < 0)
 			return err;
 		if (all_consumed(s))
@@ -780,8 +780,8 @@ static int flight_region(struct gtsc_session *s, const struct gtsc_channel *ch, 
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
 		if (ch->spec.global || cpu == (int)region)
 			out->written += s->percpu[cpu].written;
-	err = gtsc_flight__walk(&s->flight, ch, region, how == GTSC_FLIGHT_CONSUME ? *cursor : 0,
-				how == GTSC_FLIGHT_COUNT ? NULL : sink, &w);
+	err = gt_flight__walk(&s->flight, ch, region, how == GTSC_FLIGHT_CONSUME ? *cursor : 0,
+			      how == GTSC_FLIGHT_COUNT ? NULL : sink, &w);
 	if (err)
 		return err;
 	if (how == GTSC_FLIGHT_CONSUME)
@@ -793,8 +793,8 @@ static int flight_region(struct gtsc_session *s, const struct gtsc_channel *ch, 
 	return 0;
 }
 
-int gtsc_session__flight_read(struct gtsc_session *s, enum gtsc_flight_read how,
-			      struct gtsc_sink *sink, struct gtsc_session_flight *out, size_t max)
+int gt_session__flight_read(struct gtsc_session *s, enum gtsc_flight_read how,
+			    struct gtsc_sink *sink, struct gtsc_session_flight *out, size_t max)
 {
 	size_t n = 0;
 	int err;
@@ -821,7 +821,7 @@ int gtsc_session__flight_read(struct gtsc_session *s, enum gtsc_flight_read how,
 	return n;
 }
 
-void gtsc_session__flight_rewind(struct gtsc_session *s)
+void gt_session__flight_rewind(struct gtsc_session *s)
 {
 	if (s->flight_cursor)
 		memset(s->flight_cursor, 0,
@@ -874,7 +874,7 @@ static __u64 prog_misses(struct gtsc_session *s, const struct gtsc_source_choice
 	return lost;
 }
 
-__u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
+__u64 gt_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
 {
 	__u64 total = 0;
 
@@ -892,7 +892,7 @@ __u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
 }
 
 /* The map is keyed by the frames themselves, zero-padded, and holds the id. */
-int gtsc_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx)
+int gt_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx)
 {
 	const struct bpf_map *map = s->skel->maps.gtsc_stacks;
 	size_t depth = bpf_map__key_size(map) / sizeof(__u64);
@@ -917,46 +917,46 @@ int gtsc_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx)
 	return err;
 }
 
-__u64 gtsc_session__consumed(const struct gtsc_session *s)
+__u64 gt_session__consumed(const struct gtsc_session *s)
 {
 	__u64 sum = 0;
 
 	for (int ch = 0; ch < s->chans.n; ch++)
-		sum += gtsc_channels__consumed(&s->chans, ch);
+		sum += gt_channels__consumed(&s->chans, ch);
 	return sum;
 }
 
-const struct gtsc_features *gtsc_session__features(const struct gtsc_session *s)
+const struct gtsc_features *gt_session__features(const struct gtsc_session *s)
 {
 	return &s->feat;
 }
 
-const struct gtsc_channels *gtsc_session__channels(const struct gtsc_session *s)
+const struct gtsc_channels *gt_session__channels(const struct gtsc_session *s)
 {
 	return &s->chans;
 }
 
-const struct gtsc_source_plan *gtsc_session__plan(const struct gtsc_session *s)
+const struct gtsc_source_plan *gt_session__plan(const struct gtsc_session *s)
 {
 	return &s->plan;
 }
 
-struct gtsc_sink *gtsc_session__sink(const struct gtsc_session *s)
+struct gtsc_sink *gt_session__sink(const struct gtsc_session *s)
 {
 	return s->sink;
 }
 
-struct bpf_object *gtsc_session__object(const struct gtsc_session *s)
+struct bpf_object *gt_session__object(const struct gtsc_session *s)
 {
 	return s->skel->obj;
 }
 
-__u64 gtsc_session__start_ns(const struct gtsc_session *s)
+__u64 gt_session__start_ns(const struct gtsc_session *s)
 {
 	return s->start_ns;
 }
 
-bool gtsc_session__recording(const struct gtsc_session *s)
+bool gt_session__recording(const struct gtsc_session *s)
 {
 	return __atomic_load_n(&s->skel->bss->gtsc_on, __ATOMIC_ACQUIRE);
 }
@@ -971,20 +971,20 @@ void gtsc_session__destroy(struct gtsc_session *s)
 			bpf_link__destroy(s->rescue_links[i][l]);
 	for (int i = 0; i < GTSC_MAX_SOURCES; i++)
 		bpf_link__destroy(s->links[i]);
-	gtsc_funcs__detach(&s->func_links);
-	gtsc_tp__detach(&s->tp_links);
-	gtsc_tp__free(&s->tps);
+	gt_funcs__detach(&s->func_links);
+	gt_tp__detach(&s->tp_links);
+	gt_tp__free(&s->tps);
 	if (s->cgroup_fd >= 0)
 		close(s->cgroup_fd);
-	gtsc_flight__unmap(&s->flight);
+	gt_flight__unmap(&s->flight);
 	free(s->flight_cursor);
-	gtsc_channels__free(&s->chans);
+	gt_channels__free(&s->chans);
 	gtsc_bpf__destroy(s->skel);
-	gtsc_features__fini(&s->feat);
+	gt_features__fini(&s->feat);
 	free(s->percpu);
 	free(s->last_dropped);
 	free(s->tracked);
-	gtsc_funcs__free(&s->funcs);
+	gt_funcs__free(&s->funcs);
 	if (s->sink && s->sink->destroy) /* a sink the session owns (gtsc_session__open's) */
 		s->sink->destroy(s->sink);
 	free(s);

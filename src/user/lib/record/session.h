@@ -45,7 +45,7 @@ struct gtsc_engine_opts {
 	bool no_capture;    /* raw arguments only: read no user memory */
 	/* Record only these syscalls (in the kernel); NULL = all. */
 	const struct gtsc_sys_set *syscall_filter;
-	/* Function probes (-k) from gtsc_funcs__resolve; must outlive attach. NULL: none. */
+	/* Function probes (-k) from gt_funcs__resolve; must outlive attach. NULL: none. */
 	const struct gtsc_func_set *funcs;
 	/*
 	 * In-kernel filters besides pids, all of which an event passes: the
@@ -82,14 +82,14 @@ struct gtsc_engine_opts {
  * the flag the programs read, then waits for every program already past
  * it) and destroy are in gtsc/gtsc.h.
  */
-struct gtsc_session *gtsc_session__open_sink(const struct gtsc_engine_opts *opts,
-					     struct gtsc_sink *sink);
+struct gtsc_session *gt_session__open_sink(const struct gtsc_engine_opts *opts,
+					   struct gtsc_sink *sink);
 /*
  * gtsc_session__open's conversion of the public options (for the tests):
  * SPECS has room for GTSC_MAX_CHANNELS and backs eo->channels.
  */
-int gtsc_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_engine_opts *eo,
-			      struct gtsc_channel_spec *specs);
+int gt_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_engine_opts *eo,
+			    struct gtsc_channel_spec *specs);
 
 /* What the public options' strings parse into; P->eo points into P. */
 struct gtsc_session_parse {
@@ -103,37 +103,37 @@ struct gtsc_session_parse {
 };
 
 /*
- * gtsc_session_opts__engine, then the GTSC_0.2 fields: events, channel
+ * gt_session_opts__engine, then the GTSC_0.2 fields: events, channel
  * specs, syscall sets, function patterns, snapshot_on, and the checks
  * between them.  -errno with one sentence through opts->log.
  */
-int gtsc_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p);
-void gtsc_session_parse__free(struct gtsc_session_parse *p);
+int gt_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p);
+void gt_session_parse__free(struct gtsc_session_parse *p);
 /* Moves SET (resolved functions) into S, which frees it; after a successful open. */
-void gtsc_session__own_funcs(struct gtsc_session *s, struct gtsc_func_set *set);
+void gt_session__own_funcs(struct gtsc_session *s, struct gtsc_func_set *set);
 /* The tracepoints S records (none: n == 0). */
-const struct gtsc_tp_set *gtsc_session__tracepoints(const struct gtsc_session *s);
+const struct gtsc_tp_set *gt_session__tracepoints(const struct gtsc_session *s);
 /* The functions S probes (NULL: none). */
-const struct gtsc_func_set *gtsc_session__funcs(const struct gtsc_session *s);
+const struct gtsc_func_set *gt_session__funcs(const struct gtsc_session *s);
 /* Every pid given to open or track_pid; *N their number. */
-const int *gtsc_session__tracked(const struct gtsc_session *s, size_t *n);
+const int *gt_session__tracked(const struct gtsc_session *s, size_t *n);
 /* The engine options open was given (their pointers past open are NULL). */
-const struct gtsc_engine_opts *gtsc_session__opts(const struct gtsc_session *s);
+const struct gtsc_engine_opts *gt_session__opts(const struct gtsc_session *s);
 /* The sink given to open (gtsc_session__open's: its callback sink). */
-struct gtsc_sink *gtsc_session__sink(const struct gtsc_session *s);
+struct gtsc_sink *gt_session__sink(const struct gtsc_session *s);
 /* The loaded BPF object (its gtsc_printf formats: printf_fmt.h). */
-struct bpf_object *gtsc_session__object(const struct gtsc_session *s);
+struct bpf_object *gt_session__object(const struct gtsc_session *s);
 /* CLOCK_MONOTONIC of the first start, 0 before it. */
-__u64 gtsc_session__start_ns(const struct gtsc_session *s);
+__u64 gt_session__start_ns(const struct gtsc_session *s);
 /* Between start and stop. */
-bool gtsc_session__recording(const struct gtsc_session *s);
+bool gt_session__recording(const struct gtsc_session *s);
 /* Waits up to TIMEOUT_MS, drains all rings, reports new drops as records. */
-int gtsc_session__poll(struct gtsc_session *s, int timeout_ms);
+int gt_session__poll(struct gtsc_session *s, int timeout_ms);
 /*
  * After stop: drains until every record the programs counted as written has
  * been consumed (events in flight across the stop included), or TIMEOUT_MS.
  */
-int gtsc_session__flush(struct gtsc_session *s, int timeout_ms);
+int gt_session__flush(struct gtsc_session *s, int timeout_ms);
 
 enum gtsc_flight_read {
 	GTSC_FLIGHT_COUNT,   /* count only (status) */
@@ -147,21 +147,21 @@ enum gtsc_flight_read {
  * -errno.  0 without flight channels.  (gtsc_session__stats and the
  * structs are public: gtsc/record.h.)
  */
-int gtsc_session__flight_read(struct gtsc_session *s, enum gtsc_flight_read how,
-			      struct gtsc_sink *sink, struct gtsc_session_flight *out, size_t max);
+int gt_session__flight_read(struct gtsc_session *s, enum gtsc_flight_read how,
+			    struct gtsc_sink *sink, struct gtsc_session_flight *out, size_t max);
 /* GTSC's rewind: the next GTSC_FLIGHT_CONSUME read starts at the oldest retained record. */
-void gtsc_session__flight_rewind(struct gtsc_session *s);
+void gt_session__flight_rewind(struct gtsc_session *s);
 /* Recursion misses of every attached program (events the kernel skipped). */
-__u64 gtsc_session__prog_misses(struct gtsc_session *s, struct strbuf *lines);
+__u64 gt_session__prog_misses(struct gtsc_session *s, struct strbuf *lines);
 
 /* One recorded kernel stack: ID as SOURCE's records hold it, IPS innermost first. */
 typedef int (*gtsc_stack_fn)(void *ctx, const char *source, __u32 id, const __u64 *ips,
 			     size_t n);
 /* Every stack of opts.stacks, after stop. 0, or the first error of FN or of the map. */
-int gtsc_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx);
-__u64 gtsc_session__consumed(const struct gtsc_session *s);
-const struct gtsc_features *gtsc_session__features(const struct gtsc_session *s);
-const struct gtsc_channels *gtsc_session__channels(const struct gtsc_session *s);
-const struct gtsc_source_plan *gtsc_session__plan(const struct gtsc_session *s);
+int gt_session__stacks(struct gtsc_session *s, gtsc_stack_fn fn, void *ctx);
+__u64 gt_session__consumed(const struct gtsc_session *s);
+const struct gtsc_features *gt_session__features(const struct gtsc_session *s);
+const struct gtsc_channels *gt_session__channels(const struct gtsc_session *s);
+const struct gtsc_source_plan *gt_session__plan(const struct gtsc_session *s);
 
 #endif

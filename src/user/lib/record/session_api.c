@@ -28,7 +28,7 @@ _Static_assert((int)GTSC_CHANNEL_DISCARD == GTSC_MODE_DISCARD &&
 	       "public channel modes are the engine's");
 
 #define opts_log(o, ...)                                                                           \
-	gtsc_log(OPTS_GET(o, log, NULL), OPTS_GET(o, log_ctx, NULL), GTSC_LOG_WARN, __VA_ARGS__)
+	gt_log(OPTS_GET(o, log, NULL), OPTS_GET(o, log_ctx, NULL), GTSC_LOG_WARN, __VA_ARGS__)
 
 /* One public channel override into the engine's spec; WHY gets a sentence. */
 static int channel_spec(const struct gtsc_channel_opts *c, struct gtsc_channel_spec *sp, char *why,
@@ -52,7 +52,7 @@ static int channel_spec(const struct gtsc_channel_opts *c, struct gtsc_channel_s
 	sp->mode = OPTS_GET(c, mode, GTSC_CHANNEL_DISCARD);
 	sp->sub_size = OPTS_GET(c, sub_size, 0);
 	sp->nr_sub = OPTS_GET(c, nr_sub, 0);
-	return gtsc_channel_spec__check(sp, why, why_sz);
+	return gt_channel_spec__check(sp, why, why_sz);
 }
 
 /*
@@ -84,8 +84,8 @@ static int channel_specs(const struct gtsc_session_opts *opts, struct gtsc_chann
 	return 0;
 }
 
-int gtsc_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_engine_opts *eo,
-			      struct gtsc_channel_spec *specs)
+int gt_session_opts__engine(const struct gtsc_session_opts *opts, struct gtsc_engine_opts *eo,
+			    struct gtsc_channel_spec *specs)
 {
 	unsigned int known = GTSC_SOURCE_SYSCALLS | GTSC_SOURCE_KMEM;
 	unsigned int sources = OPTS_GET(opts, sources, 0) ?: known;
@@ -165,7 +165,7 @@ static int parse_events(const struct gtsc_session_opts *opts, struct gtsc_sessio
 	if (err)
 		return err;
 	events = p->events;
-	err = gtsc_sources__parse(events, &mask, &names, why, sizeof(why));
+	err = gt_sources__parse(events, &mask, &names, why, sizeof(why));
 	if (err) {
 		opts_log(opts,
 			 "-e: unknown event source '%s' (known: syscalls, kmem, GROUP:NAME tracepoints)",
@@ -175,7 +175,7 @@ static int parse_events(const struct gtsc_session_opts *opts, struct gtsc_sessio
 	p->eo.sources = mask;
 	if (!names)
 		return 0;
-	err = gtsc_syscall_set__parse(names, &p->syscalls, why, sizeof(why));
+	err = gt_syscall_set__parse(names, &p->syscalls, why, sizeof(why));
 	if (err) {
 		opts_log(opts, "-e: %s", why);
 		return err;
@@ -252,7 +252,7 @@ static int channel_string(const struct gtsc_session_opts *opts, const char *arg,
 			opts_log(opts, "--channel %s: %s", c->name, why);
 	}
 	free(kv);
-	if (!err && gtsc_channel_spec__check(c, why, sizeof(why))) {
+	if (!err && gt_channel_spec__check(c, why, sizeof(why))) {
 		opts_log(opts, "--channel %s: %s", c->name, why);
 		err = -EINVAL;
 	}
@@ -299,10 +299,10 @@ static int parse_trigger(const struct gtsc_session_opts *opts, struct gtsc_sessi
 	}
 	nr = strtol(v, &end, 10);
 	if (*end)
-		for (nr = gtsc_syscall_count() - 1; nr >= 0; nr--)
-			if (gtsc_syscall_name(nr) && !strcmp(gtsc_syscall_name(nr), v))
+		for (nr = gt_syscall_count() - 1; nr >= 0; nr--)
+			if (gt_syscall_name(nr) && !strcmp(gt_syscall_name(nr), v))
 				break;
-	if (nr < 0 || nr >= gtsc_syscall_count()) {
+	if (nr < 0 || nr >= gt_syscall_count()) {
 		opts_log(opts, "--snapshot-on: '%s' is not a syscall", v);
 		return -EINVAL;
 	}
@@ -329,19 +329,19 @@ static int parse_funcs(const struct gtsc_session_opts *opts, struct gtsc_session
 
 	if (!n)
 		return 0;
-	err = gtsc_funcs__resolve(&p->funcs, funcs, n, why, sizeof(why));
+	err = gt_funcs__resolve(&p->funcs, funcs, n, why, sizeof(why));
 	if (err)
 		opts_log(opts, "%s", why);
 	p->eo.funcs = err || !p->funcs.n ? NULL : &p->funcs;
 	return err;
 }
 
-int gtsc_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p)
+int gt_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_session_parse *p)
 {
 	int err;
 
 	memset(p, 0, sizeof(*p));
-	err = gtsc_session_opts__engine(opts, &p->eo, p->specs);
+	err = gt_session_opts__engine(opts, &p->eo, p->specs);
 	err = err ?: parse_events(opts, p);
 	err = err ?: parse_channels(opts, p);
 	if (err)
@@ -366,13 +366,13 @@ int gtsc_session_opts__parse(const struct gtsc_session_opts *opts, struct gtsc_s
 		return 0;
 fail:
 	/* a refused option leaves nothing for the caller to free */
-	gtsc_session_parse__free(p);
+	gt_session_parse__free(p);
 	return err;
 }
 
-void gtsc_session_parse__free(struct gtsc_session_parse *p)
+void gt_session_parse__free(struct gtsc_session_parse *p)
 {
-	gtsc_funcs__free(&p->funcs);
+	gt_funcs__free(&p->funcs);
 	p->eo.funcs = NULL;
 	for (size_t i = 0; i < p->nr_tracepoints; i++)
 		free(p->tracepoints[i]);
@@ -390,22 +390,22 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts)
 	struct gtsc_session_parse *p = malloc(sizeof(*p));
 	struct gtsc_cb_sink *cs = NULL;
 	struct gtsc_session *s = NULL;
-	int err = p ? gtsc_session_opts__parse(opts, p) : -ENOMEM;
+	int err = p ? gt_session_opts__parse(opts, p) : -ENOMEM;
 
 	if (!err) {
-		cs = gtsc_cb_sink__new();
+		cs = gt_cb_sink__new();
 		err = cs ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		s = gtsc_session__open_sink(&p->eo, &cs->sink);
+		s = gt_session__open_sink(&p->eo, &cs->sink);
 		err = s ? 0 : -errno;
 	}
 	if (s)
-		gtsc_session__own_funcs(s, &p->funcs);
+		gt_session__own_funcs(s, &p->funcs);
 	else
 		free(cs); /* a failed open leaves the sink to its caller */
 	if (p)
-		gtsc_session_parse__free(p);
+		gt_session_parse__free(p);
 	free(p);
 	return s ?: (errno = -err, NULL);
 }
@@ -413,23 +413,23 @@ struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts)
 /* After stop: every record left in the rings, then the flight channels from their cursors. */
 static int consume_stopped(struct gtsc_session *s, struct gtsc_cb_sink *cs, int timeout_ms)
 {
-	__u32 n = gtsc_session__channels(s)->nr_flight_regions;
+	__u32 n = gt_session__channels(s)->nr_flight_regions;
 	struct gtsc_session_flight *fl;
-	int err = gtsc_session__flush(s, timeout_ms);
+	int err = gt_session__flush(s, timeout_ms);
 
 	if (err || !n)
 		return err;
 	fl = calloc(n, sizeof(*fl));
 	if (!fl)
 		return -ENOMEM;
-	err = gtsc_session__flight_read(s, GTSC_FLIGHT_CONSUME, &cs->sink, fl, n);
+	err = gt_session__flight_read(s, GTSC_FLIGHT_CONSUME, &cs->sink, fl, n);
 	free(fl);
 	return err < 0 ? err : 0;
 }
 
 int gtsc_session__consume(struct gtsc_session *s, int timeout_ms, gtsc_record_fn fn, void *ctx)
 {
-	struct gtsc_cb_sink *cs = s && fn ? gtsc_cb_sink__of(gtsc_session__sink(s)) : NULL;
+	struct gtsc_cb_sink *cs = s && fn ? gt_cb_sink__of(gt_session__sink(s)) : NULL;
 	__u64 before;
 	int err;
 
@@ -438,8 +438,8 @@ int gtsc_session__consume(struct gtsc_session *s, int timeout_ms, gtsc_record_fn
 	cs->fn = fn;
 	cs->ctx = ctx;
 	before = cs->records;
-	if (gtsc_session__recording(s))
-		err = gtsc_session__poll(s, timeout_ms);
+	if (gt_session__recording(s))
+		err = gt_session__poll(s, timeout_ms);
 	else
 		err = consume_stopped(s, cs, timeout_ms);
 	cs->fn = NULL;
@@ -455,8 +455,8 @@ int gtsc_session__dropped(struct gtsc_session *s, const char *channel, __u64 *dr
 
 	if (!s || !dropped)
 		return -EINVAL;
-	ch = gtsc_session__channels(s);
-	if (channel && (id = gtsc_channels__find(ch, channel)) < 0)
+	ch = gt_session__channels(s);
+	if (channel && (id = gt_channels__find(ch, channel)) < 0)
 		return -ENOENT;
 	max = (size_t)ch->n * ch->nr_cpus;
 	st = calloc(max ?: 1, sizeof(*st));
@@ -473,26 +473,26 @@ int gtsc_session__dropped(struct gtsc_session *s, const char *channel, __u64 *dr
 
 int gtsc_session__rewind(struct gtsc_session *s)
 {
-	if (!s || !gtsc_session__channels(s)->nr_flight_regions)
+	if (!s || !gt_session__channels(s)->nr_flight_regions)
 		return -EINVAL;
-	gtsc_session__flight_rewind(s);
+	gt_session__flight_rewind(s);
 	return 0;
 }
 
 /* The records of PATH: every flight region's, read without consuming; the trailer after. */
 static int snapshot_records(struct gtsc_session *s, struct gtsc_file_sink *fs, struct strbuf *tr)
 {
-	__u32 n = gtsc_session__channels(s)->nr_flight_regions;
+	__u32 n = gt_session__channels(s)->nr_flight_regions;
 	struct gtsc_session_flight *fl = calloc(n, sizeof(*fl));
 	__u64 written, dropped;
 	int nfl, err;
 
 	if (!fl)
 		return -ENOMEM;
-	nfl = gtsc_session__flight_read(s, GTSC_FLIGHT_ALL, gtsc_file_sink__sink(fs), fl, n);
-	err = nfl < 0 ? nfl : gtsc_trace__stats(s, tr, &written, &dropped, NULL);
+	nfl = gt_session__flight_read(s, GTSC_FLIGHT_ALL, gt_file_sink__sink(fs), fl, n);
+	err = nfl < 0 ? nfl : gt_trace__stats(s, tr, &written, &dropped, NULL);
 	if (!err) {
-		gtsc_trace__flight(tr, NULL, fl, nfl);
+		gt_trace__flight(tr, NULL, fl, nfl);
 		strbuf_addf(tr, "meta\tend_ns\t%llu\nmeta\tsnapshot\tall\n",
 			    (unsigned long long)gtsc_mono_ns());
 	}
@@ -508,25 +508,25 @@ int gtsc_session__snapshot(struct gtsc_session *s, const char *path)
 	struct strbuf tr = {};
 	int err;
 
-	if (!s || !path || !gtsc_session__channels(s)->nr_flight_regions)
+	if (!s || !path || !gt_session__channels(s)->nr_flight_regions)
 		return -EINVAL;
-	fs = gtsc_file_sink__create(path, &wo);
+	fs = gt_file_sink__create(path, &wo);
 	if (!fs)
 		return -errno;
-	gtsc_trace_meta__build(&m, s);
+	gt_trace_meta__build(&m, s);
 	strbuf_addf(&m.meta, "tool=libgtsc\ncmdline=%s\n", program_invocation_name);
-	if (gtsc_session__start_ns(s)) /* the reader takes a key's last value */
+	if (gt_session__start_ns(s)) /* the reader takes a key's last value */
 		strbuf_addf(&m.meta, "start_ns=%llu\n",
-			    (unsigned long long)gtsc_session__start_ns(s));
-	err = gtsc_trace_meta__write(&m, fs);
+			    (unsigned long long)gt_session__start_ns(s));
+	err = gt_trace_meta__write(&m, fs);
 	err = err ?: snapshot_records(s, fs, &tr);
 	if (err)
-		gtsc_file_sink__abort(fs);
+		gt_file_sink__abort(fs);
 	else
-		err = gtsc_file_sink__finish(fs, &tr);
+		err = gt_file_sink__finish(fs, &tr);
 	if (err)
 		unlink(path);
-	gtsc_trace_meta__free(&m);
+	gt_trace_meta__free(&m);
 	strbuf_free(&tr);
 	return err;
 }
@@ -539,7 +539,7 @@ int gtsc_session__channel(const struct gtsc_session *s, size_t idx, struct gtsc_
 
 	if (!s || !info || !OPTS_VALID(info, gtsc_channel_info))
 		return -EINVAL;
-	chs = gtsc_session__channels(s);
+	chs = gt_session__channels(s);
 	if (idx >= (size_t)chs->n)
 		return -ENOENT;
 	c = &chs->ch[idx];
@@ -562,7 +562,7 @@ int gtsc_session__flight_stats(struct gtsc_session *s, struct gtsc_session_fligh
 {
 	if (!s || (!out && max))
 		return -EINVAL;
-	return gtsc_session__flight_read(s, GTSC_FLIGHT_COUNT, NULL, out, max);
+	return gt_session__flight_read(s, GTSC_FLIGHT_COUNT, NULL, out, max);
 }
 
 int gtsc_session__sources(const struct gtsc_session *s, char *buf, size_t size)
@@ -572,15 +572,15 @@ int gtsc_session__sources(const struct gtsc_session *s, char *buf, size_t size)
 
 	if (!s || (!buf && size))
 		return -EINVAL;
-	gtsc_sources__recorded(gtsc_session__plan(s), ",", &sb);
-	if (gtsc_session__plan(s)->funcs.prog) {
+	gt_sources__recorded(gt_session__plan(s), ",", &sb);
+	if (gt_session__plan(s)->funcs.prog) {
 		strbuf_addf(&sb, ",funcs(");
-		gtsc_funcs__summary(gtsc_session__funcs(s), 3, &sb);
+		gt_funcs__summary(gt_session__funcs(s), 3, &sb);
 		strbuf_addf(&sb, ")");
 	}
-	if (gtsc_session__plan(s)->events.prog) {
+	if (gt_session__plan(s)->events.prog) {
 		strbuf_addf(&sb, ",");
-		gtsc_tp__summary(gtsc_session__tracepoints(s), 3, &sb);
+		gt_tp__summary(gt_session__tracepoints(s), 3, &sb);
 	}
 	len = strbuf_err(&sb) ?: (int)sb.len;
 	if (len >= 0 && size)
@@ -593,6 +593,6 @@ int gtsc_session__missed(struct gtsc_session *s, __u64 *missed)
 {
 	if (!s || !missed)
 		return -EINVAL;
-	*missed = gtsc_session__prog_misses(s, NULL);
+	*missed = gt_session__prog_misses(s, NULL);
 	return 0;
 }

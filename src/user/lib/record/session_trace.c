@@ -15,27 +15,27 @@ static const char *const event_formats[] = {
 	"kmem/mm_page_alloc",	  "kmem/mm_page_free",	   NULL,
 };
 
-void gtsc_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s)
+void gt_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s)
 {
-	const struct gtsc_features *f = gtsc_session__features(s);
+	const struct gtsc_features *f = gt_session__features(s);
 	int n_tracefs;
 
 	*m = (struct gtsc_trace_meta){};
-	gtsc_meta__host(&m->meta);
-	n_tracefs = gtsc_meta__syscalls(f->tracefs, &m->sys);
+	gt_meta__host(&m->meta);
+	n_tracefs = gt_meta__syscalls(f->tracefs, &m->sys);
 	strbuf_addf(&m->meta, "syscall_table=%s\n", n_tracefs ? "tracefs" : "builtin");
 	strbuf_addf(&m->meta, "decode_tables=%u\n", decode_tables_version);
-	gtsc_features__lines(f, &m->feat);
-	gtsc_sources__describe(gtsc_session__plan(s), &m->feat);
-	gtsc_trace__channels(gtsc_session__channels(s), &m->chans);
-	gtsc_meta__event_formats(f->tracefs, event_formats, &m->fmt);
+	gt_features__lines(f, &m->feat);
+	gt_sources__describe(gt_session__plan(s), &m->feat);
+	gt_trace__channels(gt_session__channels(s), &m->chans);
+	gt_meta__event_formats(f->tracefs, event_formats, &m->fmt);
 	/* none found (or unreadable): printf records show their format id */
-	gtsc_printf__collect(gtsc_session__object(s), &m->printf);
-	if (gtsc_session__plan(s)->events.prog)
-		gtsc_tp__describe(gtsc_session__tracepoints(s), f->tracefs, &m->tps);
+	gt_printf__collect(gt_session__object(s), &m->printf);
+	if (gt_session__plan(s)->events.prog)
+		gt_tp__describe(gt_session__tracepoints(s), f->tracefs, &m->tps);
 }
 
-int gtsc_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sink *fs)
+int gt_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sink *fs)
 {
 	const struct {
 		enum gtsc_chunk_type type;
@@ -51,12 +51,12 @@ int gtsc_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sin
 	for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]) && !err; i++) {
 		err = strbuf_err(chunks[i].text);
 		if (!err && chunks[i].text->len)
-			err = gtsc_file_sink__add_chunk(fs, chunks[i].type, chunks[i].text);
+			err = gt_file_sink__add_chunk(fs, chunks[i].type, chunks[i].text);
 	}
 	return err;
 }
 
-void gtsc_trace_meta__free(struct gtsc_trace_meta *m)
+void gt_trace_meta__free(struct gtsc_trace_meta *m)
 {
 	strbuf_free(&m->meta);
 	strbuf_free(&m->feat);
@@ -67,29 +67,29 @@ void gtsc_trace_meta__free(struct gtsc_trace_meta *m)
 	strbuf_free(&m->tps);
 }
 
-void gtsc_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb)
+void gt_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb)
 {
 	for (int i = 0; i < ch->n; i++) {
 		const struct gtsc_channel *c = &ch->ch[i];
 
 		strbuf_addf(sb, "%u\t%s\t%s\t%u\t%llu\t%s\t%llu\t%u\n", c->id, c->spec.name,
 			    c->spec.global ? "global" : "percpu", c->nr_rings ?: c->nr_regions,
-			    (unsigned long long)c->spec.ring_bytes, gtsc_channel__mode_name(c),
+			    (unsigned long long)c->spec.ring_bytes, gt_channel__mode_name(c),
 			    (unsigned long long)c->spec.sub_size, c->spec.nr_sub);
 	}
 }
 
-size_t gtsc_trace__nr_stats(struct gtsc_session *s)
+size_t gt_trace__nr_stats(struct gtsc_session *s)
 {
-	const struct gtsc_channels *ch = gtsc_session__channels(s);
+	const struct gtsc_channels *ch = gt_session__channels(s);
 
 	return (size_t)ch->n * ch->nr_cpus;
 }
 
-int gtsc_trace__stats(struct gtsc_session *s, struct strbuf *tr, __u64 *written, __u64 *dropped,
-		      struct gtsc_session_stat *since)
+int gt_trace__stats(struct gtsc_session *s, struct strbuf *tr, __u64 *written, __u64 *dropped,
+		    struct gtsc_session_stat *since)
 {
-	size_t max = gtsc_trace__nr_stats(s);
+	size_t max = gt_trace__nr_stats(s);
 	struct gtsc_session_stat *st = calloc(max ?: 1, sizeof(*st));
 	int n = st ? gtsc_session__stats(s, st, max) : -ENOMEM;
 
@@ -109,8 +109,8 @@ int gtsc_trace__stats(struct gtsc_session *s, struct strbuf *tr, __u64 *written,
 	return n < 0 ? n : 0;
 }
 
-void gtsc_trace__flight(struct strbuf *out, const struct gtsc_channels *ch,
-			const struct gtsc_session_flight *fl, int n)
+void gt_trace__flight(struct strbuf *out, const struct gtsc_channels *ch,
+		      const struct gtsc_session_flight *fl, int n)
 {
 	char id[16], cpu[16];
 

@@ -24,27 +24,27 @@ struct gtsc_trace_meta {
 	struct strbuf tps;    /* TRACEPOINTS: formats of -e GROUP:NAME (empty: none) */
 };
 
-void gtsc_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s);
+void gt_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s);
 /* Writes the non-empty chunks to FS. */
-int gtsc_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sink *fs);
-void gtsc_trace_meta__free(struct gtsc_trace_meta *m);
+int gt_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sink *fs);
+void gt_trace_meta__free(struct gtsc_trace_meta *m);
 
 /* CHANNELS lines: id name scope rings|regions bytes mode sub_size nr_sub. */
-void gtsc_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb);
+void gt_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb);
 /*
  * TRAILER "stat" lines; *WRITTEN and *DROPPED get the sums.  SINCE (NULL,
- * or gtsc_trace__nr_stats entries): the counts are those after it, and it
+ * or gt_trace__nr_stats entries): the counts are those after it, and it
  * takes the counts of now (a rotated file's trailer holds its own).
  * 0 or -errno.
  */
-int gtsc_trace__stats(struct gtsc_session *s, struct strbuf *tr, __u64 *written, __u64 *dropped,
-		      struct gtsc_session_stat *since);
-size_t gtsc_trace__nr_stats(struct gtsc_session *s);
+int gt_trace__stats(struct gtsc_session *s, struct strbuf *tr, __u64 *written, __u64 *dropped,
+		    struct gtsc_session_stat *since);
+size_t gt_trace__nr_stats(struct gtsc_session *s);
 /*
  * "flight CHANNEL CPU|all WRITTEN RETAINED OVERWRITTEN TORN" lines, CHANNEL
  * the id (trailer), or the name when CH is given (status replies).
  */
-void gtsc_trace__flight(struct strbuf *out, const struct gtsc_channels *ch,
-			const struct gtsc_session_flight *fl, int n);
+void gt_trace__flight(struct strbuf *out, const struct gtsc_channels *ch,
+		      const struct gtsc_session_flight *fl, int n);
 
 #endif

@@ -130,18 +130,18 @@ static int file_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
 		   rec->size >= sizeof(struct gtsc_rec_tracepoint)) {
 		err = tp_sites(fs, (const void *)rec);
 	}
-	return err ?: gtsc_writer__add_record(fs->w, rec);
+	return err ?: gt_writer__add_record(fs->w, rec);
 }
 
 static int file_round_end(struct gtsc_sink *sink)
 {
 	struct gtsc_file_sink *fs = container_of(sink, struct gtsc_file_sink, base);
 
-	return gtsc_writer__end_round(fs->w);
+	return gt_writer__end_round(fs->w);
 }
 
-struct gtsc_file_sink *gtsc_file_sink__create(const char *path,
-					      const struct gtsc_writer_opts *opts)
+struct gtsc_file_sink *gt_file_sink__create(const char *path,
+					    const struct gtsc_writer_opts *opts)
 {
 	struct gtsc_file_sink *fs = calloc(1, sizeof(*fs));
 
@@ -149,7 +149,7 @@ struct gtsc_file_sink *gtsc_file_sink__create(const char *path,
 		return errno = ENOMEM, NULL;
 	fs->base.record = file_record;
 	fs->base.round_end = file_round_end;
-	fs->w = gtsc_writer__create(path, opts);
+	fs->w = gt_writer__create(path, opts);
 	if (!fs->w) {
 		int err = errno;
 
@@ -159,13 +159,13 @@ struct gtsc_file_sink *gtsc_file_sink__create(const char *path,
 	return fs;
 }
 
-struct gtsc_sink *gtsc_file_sink__sink(struct gtsc_file_sink *fs)
+struct gtsc_sink *gt_file_sink__sink(struct gtsc_file_sink *fs)
 {
 	return &fs->base;
 }
 
-int gtsc_file_sink__add_chunk(struct gtsc_file_sink *fs, enum gtsc_chunk_type type,
-			      const struct strbuf *text)
+int gt_file_sink__add_chunk(struct gtsc_file_sink *fs, enum gtsc_chunk_type type,
+			    const struct strbuf *text)
 {
 	if (strbuf_err(text))
 		return -ENOMEM;
@@ -175,16 +175,16 @@ int gtsc_file_sink__add_chunk(struct gtsc_file_sink *fs, enum gtsc_chunk_type ty
 				       &fs->nr_sym_fields) == -ENOMEM)
 			return -ENOMEM;
 	}
-	return gtsc_writer__add_chunk(fs->w, type, text->buf ? text->buf : "", text->len);
+	return gt_writer__add_chunk(fs->w, type, text->buf ? text->buf : "", text->len);
 }
 
-__u64 gtsc_file_sink__bytes(const struct gtsc_file_sink *fs)
+__u64 gt_file_sink__bytes(const struct gtsc_file_sink *fs)
 {
-	return fs->w ? gtsc_writer__bytes(fs->w) : fs->bytes;
+	return fs->w ? gt_writer__bytes(fs->w) : fs->bytes;
 }
 
-int gtsc_file_sink__add_stack(struct gtsc_file_sink *fs, const char *source, __u32 id,
-			      const __u64 *ips, size_t n)
+int gt_file_sink__add_stack(struct gtsc_file_sink *fs, const char *source, __u32 id,
+			    const __u64 *ips, size_t n)
 {
 	strbuf_addf(&fs->stacks, "%s\t%u\t", source, id);
 	for (size_t i = 0; i < n; i++) {
@@ -198,12 +198,12 @@ int gtsc_file_sink__add_stack(struct gtsc_file_sink *fs, const char *source, __u
 	return strbuf_err(&fs->stacks);
 }
 
-void gtsc_file_sink__track_fresh(struct gtsc_file_sink *fs)
+void gt_file_sink__track_fresh(struct gtsc_file_sink *fs)
 {
 	fs->track_fresh = true;
 }
 
-size_t gtsc_file_sink__take_fresh(struct gtsc_file_sink *fs, const __u64 **sites)
+size_t gt_file_sink__take_fresh(struct gtsc_file_sink *fs, const __u64 **sites)
 {
 	size_t n = fs->n_fresh;
 
@@ -221,7 +221,7 @@ static void file_sink_free(struct gtsc_file_sink *fs)
 	free(fs);
 }
 
-int gtsc_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trailer)
+int gt_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trailer)
 {
 	struct strbuf syms = {};
 	__u64 *addrs = malloc(fs->sites.n * sizeof(*addrs) + 1);
@@ -233,16 +233,16 @@ int gtsc_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trail
 		if (fs->sites.slot[i])
 			addrs[n++] = fs->sites.slot[i];
 	if (!err && fs->stacks.len)
-		err = gtsc_file_sink__add_chunk(fs, GTSC_CHUNK_STACKS, &fs->stacks);
+		err = gt_file_sink__add_chunk(fs, GTSC_CHUNK_STACKS, &fs->stacks);
 	/* Without kallsyms the trace still decodes, with hex call sites. */
-	if (!err && gtsc_ksyms__resolve(NULL, addrs, n, &syms) == 0)
-		err = gtsc_file_sink__add_chunk(fs, GTSC_CHUNK_KSYMS, &syms);
+	if (!err && gt_ksyms__resolve(NULL, addrs, n, &syms) == 0)
+		err = gt_file_sink__add_chunk(fs, GTSC_CHUNK_KSYMS, &syms);
 	if (!err)
-		err = gtsc_writer__end_round(fs->w);
+		err = gt_writer__end_round(fs->w);
 	if (!err)
-		err = gtsc_file_sink__add_chunk(fs, GTSC_CHUNK_TRAILER, trailer);
-	fs->bytes = gtsc_writer__bytes(fs->w);
-	err2 = gtsc_writer__close(fs->w);
+		err = gt_file_sink__add_chunk(fs, GTSC_CHUNK_TRAILER, trailer);
+	fs->bytes = gt_writer__bytes(fs->w);
+	err2 = gt_writer__close(fs->w);
 	fs->w = NULL;
 	strbuf_free(&syms);
 	free(addrs);
@@ -250,10 +250,10 @@ int gtsc_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trail
 	return err ? err : err2;
 }
 
-void gtsc_file_sink__abort(struct gtsc_file_sink *fs)
+void gt_file_sink__abort(struct gtsc_file_sink *fs)
 {
 	if (!fs)
 		return;
-	gtsc_writer__close(fs->w);
+	gt_writer__close(fs->w);
 	file_sink_free(fs);
 }

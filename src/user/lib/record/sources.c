@@ -63,8 +63,8 @@ static const struct func_variant {
 	{ GTSC_FEAT_KPROBE, "kprobe", "gtsc_func_entry_kp", "gtsc_func_return_kp" },
 };
 
-int gtsc_sources__parse(const char *list, unsigned int *mask, const char **syscalls, char *bad,
-			size_t bad_sz)
+int gt_sources__parse(const char *list, unsigned int *mask, const char **syscalls, char *bad,
+		      size_t bad_sz)
 {
 	static const struct {
 		const char *name;
@@ -126,8 +126,8 @@ static void plan_one(struct gtsc_source_choice *c, const struct source_def *d,
 {
 	char why[128] = "";
 
-	if (d->btf_prog && gtsc_features__tp_btf_matches(f, d->btf_tp, d->btf_spec, why,
-							 sizeof(why))) {
+	if (d->btf_prog && gt_features__tp_btf_matches(f, d->btf_tp, d->btf_spec, why,
+						       sizeof(why))) {
 		c->prog = d->btf_prog;
 		c->how = "tp_btf";
 		return;
@@ -135,7 +135,7 @@ static void plan_one(struct gtsc_source_choice *c, const struct source_def *d,
 	if (d->fb_prog && !d->fb_cat) {
 		c->prog = d->fb_prog;
 		c->how = "raw_tp";
-	} else if (d->fb_prog && gtsc_features__tracepoint_exists(f, d->fb_cat, d->fb_tp)) {
+	} else if (d->fb_prog && gt_features__tracepoint_exists(f, d->fb_cat, d->fb_tp)) {
 		c->prog = d->fb_prog;
 		c->how = "tracepoint";
 	} else if (d->fb_prog && !f->has[GTSC_FEAT_TRACEFS]) {
@@ -192,8 +192,8 @@ static void plan_events(struct gtsc_source_plan *plan, struct bpf_object *obj,
 	set_autoload(obj, "gtsc_tracepoint", use);
 }
 
-int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
-		       const struct gtsc_features *f, unsigned int mask)
+int gt_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
+		     const struct gtsc_features *f, unsigned int mask)
 {
 	memset(plan, 0, sizeof(*plan));
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
@@ -226,8 +226,8 @@ int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 	return 0;
 }
 
-void gtsc_sources__recorded(const struct gtsc_source_plan *plan, const char *sep,
-			    struct strbuf *sb)
+void gt_sources__recorded(const struct gtsc_source_plan *plan, const char *sep,
+			  struct strbuf *sb)
 {
 	const char *last = NULL;
 	size_t last_len = 0;
@@ -250,7 +250,7 @@ void gtsc_sources__recorded(const struct gtsc_source_plan *plan, const char *sep
 		strbuf_addf(sb, "task");
 }
 
-void gtsc_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb)
+void gt_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb)
 {
 	for (int i = 0; i < plan->n; i++) {
 		const struct gtsc_source_choice *c = &plan->src[i];

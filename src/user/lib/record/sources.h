@@ -58,18 +58,18 @@ struct gtsc_source_plan {
  * unknown name in BAD.  "syscalls=LIST" ends the list: SYSCALLS points at
  * LIST (syscall_classes.h parses it), else it is NULL.
  */
-int gtsc_sources__parse(const char *list, unsigned int *mask, const char **syscalls, char *bad,
-			size_t bad_sz);
+int gt_sources__parse(const char *list, unsigned int *mask, const char **syscalls, char *bad,
+		      size_t bad_sz);
 /* Chooses a program per wanted source and sets autoload on OBJ accordingly. */
-int gtsc_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
-		       const struct gtsc_features *f, unsigned int mask);
+int gt_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
+		     const struct gtsc_features *f, unsigned int mask);
 /*
  * The families the plan records, SEP between them: "syscalls, kmem" (task,
  * always recorded, only when there is nothing else; funcs not included).
  */
-void gtsc_sources__recorded(const struct gtsc_source_plan *plan, const char *sep,
-			    struct strbuf *sb);
+void gt_sources__recorded(const struct gtsc_source_plan *plan, const char *sep,
+			  struct strbuf *sb);
 /* "name=how" lines, and "name=off (why)" for wanted sources left out. */
-void gtsc_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb);
+void gt_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb);
 
 #endif

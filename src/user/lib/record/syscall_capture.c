@@ -179,7 +179,7 @@ static bool is_out(__u8 how)
 	}
 }
 
-void gtsc_capture__fill(struct gtsc_cap_set *cap, __u8 *nr_flags)
+void gt_capture__fill(struct gtsc_cap_set *cap, __u8 *nr_flags)
 {
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct cap_row *r = &rows[i];

@@ -14,6 +14,6 @@
  * NR_FLAGS[GTSC_NR_SYSCALLS] when each syscall reads user memory
  * (GTSC_SYS_CAP_ENTER, GTSC_SYS_CAP_EXIT).
  */
-void gtsc_capture__fill(struct gtsc_cap_set *cap, __u8 *nr_flags);
+void gt_capture__fill(struct gtsc_cap_set *cap, __u8 *nr_flags);
 
 #endif

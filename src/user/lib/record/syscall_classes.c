@@ -114,8 +114,8 @@ static const struct syscall_class classes[] = {
 
 static int nr_of(const char *name, size_t len)
 {
-	for (int nr = 0; nr < gtsc_syscall_count(); nr++) {
-		const char *s = gtsc_syscall_name(nr);
+	for (int nr = 0; nr < gt_syscall_count(); nr++) {
+		const char *s = gt_syscall_name(nr);
 
 		if (s && strlen(s) == len && !strncmp(s, name, len))
 			return nr;
@@ -145,8 +145,8 @@ static int add_glob(struct gtsc_sys_set *set, const char *word, char *why, size_
 {
 	bool any = false;
 
-	for (int nr = 0; nr < gtsc_syscall_count() && nr < GTSC_NR_SYSCALLS; nr++) {
-		const char *s = gtsc_syscall_name(nr);
+	for (int nr = 0; nr < gt_syscall_count() && nr < GTSC_NR_SYSCALLS; nr++) {
+		const char *s = gt_syscall_name(nr);
 
 		if (s && !fnmatch(word, s, 0)) {
 			gtsc_sys_set__add(set, nr);
@@ -176,7 +176,7 @@ static int add_word(struct gtsc_sys_set *set, const char *word, char *why, size_
 	return 0;
 }
 
-int gtsc_syscall_set__parse(const char *list, struct gtsc_sys_set *set, char *why, size_t why_sz)
+int gt_syscall_set__parse(const char *list, struct gtsc_sys_set *set, char *why, size_t why_sz)
 {
 	const char *p = list;
 	char word[64];
@@ -203,12 +203,12 @@ int gtsc_syscall_set__parse(const char *list, struct gtsc_sys_set *set, char *wh
 	return 0;
 }
 
-void gtsc_syscall_set__names(const struct gtsc_sys_set *set, struct strbuf *sb)
+void gt_syscall_set__names(const struct gtsc_sys_set *set, struct strbuf *sb)
 {
 	bool first = true;
 
 	for (int nr = 0; nr < GTSC_NR_SYSCALLS; nr++) {
-		const char *s = gtsc_syscall_name(nr);
+		const char *s = gt_syscall_name(nr);
 
 		if (!gtsc_sys_set__has(set, nr))
 			continue;

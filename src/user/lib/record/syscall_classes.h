@@ -17,8 +17,8 @@ struct strbuf;
  * an unknown name or class or a glob that matches nothing, with one
  * sentence saying which in WHY.
  */
-int gtsc_syscall_set__parse(const char *list, struct gtsc_sys_set *set, char *why, size_t why_sz);
+int gt_syscall_set__parse(const char *list, struct gtsc_sys_set *set, char *why, size_t why_sz);
 /* The names in SET, comma separated, by number. */
-void gtsc_syscall_set__names(const struct gtsc_sys_set *set, struct strbuf *sb);
+void gt_syscall_set__names(const struct gtsc_sys_set *set, struct strbuf *sb);
 
 #endif

@@ -43,7 +43,7 @@ struct gtsc_tool {
 	void *log_ctx;
 };
 
-#define tlog(t, ...) gtsc_log((t)->log, (t)->log_ctx, GTSC_LOG_WARN, __VA_ARGS__)
+#define tlog(t, ...) gt_log((t)->log, (t)->log_ctx, GTSC_LOG_WARN, __VA_ARGS__)
 
 /* Offset of global VAR in data section SEC (".rodata", ".bss"), or -ENOENT. */
 static long var_offset(struct bpf_object *obj, const char *sec, const char *var)
@@ -86,7 +86,7 @@ static int configure(struct gtsc_tool *t)
 		return -ENOENT;
 	}
 	for (int c = 0; c < GTSC_CLASS_MAX; c++)
-		gtsc_channel__route(ch, (struct gtsc_class_route *)(data + routes) + c);
+		gt_channel__route(ch, (struct gtsc_class_route *)(data + routes) + c);
 	*(__u32 *)(data + self) = getpid();
 	*(__u32 *)(data + filter) = t->nr_pids > 0;
 	bpf_map__set_max_entries(rings, t->chans.nr_rings);
@@ -133,13 +133,13 @@ static int tool_setup(struct gtsc_tool *t, const struct gtsc_tool_opts *opts)
 	err = tool_opts(t, opts, &sp);
 	if (err)
 		return err;
-	t->cs = gtsc_cb_sink__new();
+	t->cs = gt_cb_sink__new();
 	if (!t->cs)
 		return -ENOMEM;
-	err = gtsc_channels__add(&t->chans, &sp);
-	err = err < 0 ? err : gtsc_channels__layout(&t->chans, t->nr_cpus);
+	err = gt_channels__add(&t->chans, &sp);
+	err = err < 0 ? err : gt_channels__layout(&t->chans, t->nr_cpus);
 	err = err ?: configure(t);
-	err = err ?: gtsc_printf__collect(t->obj, &t->formats);
+	err = err ?: gt_printf__collect(t->obj, &t->formats);
 	return err < 0 ? err : 0;
 }
 
@@ -234,7 +234,7 @@ int gtsc_tool__attach(struct gtsc_tool *t)
 		tlog(t, "attach wants the BPF object loaded first");
 		return -EINVAL;
 	}
-	err = gtsc_channels__create(&t->chans, bpf_map__fd(rings), &t->cs->sink);
+	err = gt_channels__create(&t->chans, bpf_map__fd(rings), &t->cs->sink);
 	err = err ?: map_bss(t);
 	err = err ?: track_pids(t);
 	if (err) {
@@ -258,7 +258,7 @@ int gtsc_tool__stop(struct gtsc_tool *t)
 		return -EINVAL;
 	__atomic_store_n(t->on, 0, __ATOMIC_RELEASE);
 	/* The flag is no barrier: a program may have read it just before. */
-	return gtsc_channels__sync(&t->chans);
+	return gt_channels__sync(&t->chans);
 }
 
 /* Per-CPU counters of the tool's channel, summed. */
@@ -290,11 +290,11 @@ static int drain_all(struct gtsc_tool *t, int timeout_ms)
 	int err;
 
 	do {
-		err = gtsc_channels__drain(&t->chans, 0);
+		err = gt_channels__drain(&t->chans, 0);
 		err = err < 0 ? err : counters(t, &sum);
 		if (err)
 			return err;
-		if (gtsc_channels__consumed(&t->chans, t->chans.ch[0].id) >= sum.written)
+		if (gt_channels__consumed(&t->chans, t->chans.ch[0].id) >= sum.written)
 			return 0;
 		usleep(1000);
 	} while (gtsc_mono_ns() < deadline);
@@ -312,7 +312,7 @@ int gtsc_tool__consume(struct gtsc_tool *t, int timeout_ms, gtsc_record_fn fn, v
 	t->cs->ctx = ctx;
 	before = t->cs->records;
 	if (__atomic_load_n(t->on, __ATOMIC_ACQUIRE))
-		err = gtsc_channels__drain(&t->chans, timeout_ms);
+		err = gt_channels__drain(&t->chans, timeout_ms);
 	else
 		err = drain_all(t, timeout_ms);
 	t->cs->fn = NULL;
@@ -336,7 +336,7 @@ int gtsc_tool__format(const struct gtsc_tool *t, const struct gtsc_rec_hdr *rec,
 {
 	if (!t)
 		return -EINVAL;
-	return gtsc_printf__render(t->formats.buf, t->formats.len, rec, buf, size);
+	return gt_printf__render(t->formats.buf, t->formats.len, rec, buf, size);
 }
 
 void gtsc_tool__destroy(struct gtsc_tool *t)
@@ -348,7 +348,7 @@ void gtsc_tool__destroy(struct gtsc_tool *t)
 	free(t->links);
 	if (t->bss)
 		munmap(t->bss, t->bss_len);
-	gtsc_channels__free(&t->chans);
+	gt_channels__free(&t->chans);
 	if (t->cs)
 		t->cs->sink.destroy(&t->cs->sink);
 	strbuf_free(&t->formats);

@@ -67,8 +67,8 @@ static int subdirs(const char *path, struct tp_names *out)
 	return err;
 }
 
-int gtsc_tp__each(const char *tracefs, int (*fn)(void *ctx, const char *group, const char *name),
-		  void *ctx)
+int gt_tp__each(const char *tracefs, int (*fn)(void *ctx, const char *group, const char *name),
+		void *ctx)
 {
 	struct tp_names groups = {};
 	char path[512];
@@ -93,7 +93,7 @@ int gtsc_tp__each(const char *tracefs, int (*fn)(void *ctx, const char *group, c
 	return err;
 }
 
-size_t gtsc_edit_distance(const char *a, const char *b)
+size_t gt_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	size_t *row = calloc(lb + 1, sizeof(*row));
@@ -232,7 +232,7 @@ static void closest(const struct tp_names *all, const char *pat, char *out, size
 	size_t limit = 1 + strlen(pat) / 8, len = 0;
 
 	for (size_t i = 0; i < all->n; i++) {
-		size_t d = gtsc_edit_distance(pat, all->v[i]);
+		size_t d = gt_edit_distance(pat, all->v[i]);
 
 		if (!strcmp(strchr(all->v[i], ':') + 1, pname))
 			d = 0;
@@ -289,8 +289,8 @@ static int resolve_one(struct resolve_ctx *c, const char *pat)
 		return -ENOENT;
 	}
 	if (c->allow_missing) {
-		gtsc_log(c->log, c->log_ctx, GTSC_LOG_WARN,
-			 "-e: this kernel has no tracepoint '%s': left out", pat);
+		gt_log(c->log, c->log_ctx, GTSC_LOG_WARN,
+		       "-e: this kernel has no tracepoint '%s': left out", pat);
 		return 0;
 	}
 	snprintf(c->why, sizeof(c->why),
@@ -313,8 +313,8 @@ static int resolve_list(struct resolve_ctx *c, const char *list)
 	return err;
 }
 
-int gtsc_tp__resolve(struct gtsc_tp_set *set, const char *tracefs, const char *const *pats,
-		     size_t n, bool allow_missing, gtsc_log_fn log, void *log_ctx)
+int gt_tp__resolve(struct gtsc_tp_set *set, const char *tracefs, const char *const *pats,
+		   size_t n, bool allow_missing, gtsc_log_fn log, void *log_ctx)
 {
 	struct resolve_ctx c = { .set = set, .tracefs = tracefs, .allow_missing = allow_missing,
 				 .log = log, .log_ctx = log_ctx };
@@ -322,14 +322,14 @@ int gtsc_tp__resolve(struct gtsc_tp_set *set, const char *tracefs, const char *c
 
 	memset(set, 0, sizeof(*set));
 	if (!tracefs || !tracefs[0]) {
-		gtsc_log(log, log_ctx, GTSC_LOG_WARN,
-			 "-e GROUP:NAME needs tracefs: mount -t tracefs nodev /sys/kernel/tracing");
+		gt_log(log, log_ctx, GTSC_LOG_WARN,
+		       "-e GROUP:NAME needs tracefs: mount -t tracefs nodev /sys/kernel/tracing");
 		return -ENOENT;
 	}
 	c.tep = tep_alloc();
 	if (!c.tep)
 		return -ENOMEM;
-	err = gtsc_tp__each(tracefs, names_push, &c.all);
+	err = gt_tp__each(tracefs, names_push, &c.all);
 	if (err)
 		snprintf(c.why, sizeof(c.why), "cannot list %s/events: %s", tracefs,
 			 strerror(-err));
@@ -340,15 +340,15 @@ int gtsc_tp__resolve(struct gtsc_tp_set *set, const char *tracefs, const char *c
 		err = -ENOENT;
 	}
 	if (err) {
-		gtsc_log(log, log_ctx, GTSC_LOG_WARN, "%s", c.why);
-		gtsc_tp__free(set);
+		gt_log(log, log_ctx, GTSC_LOG_WARN, "%s", c.why);
+		gt_tp__free(set);
 	}
 	names_free(&c.all);
 	tep_free(c.tep);
 	return err;
 }
 
-void gtsc_tp__free(struct gtsc_tp_set *set)
+void gt_tp__free(struct gtsc_tp_set *set)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		free(set->tp[i].group);
@@ -359,7 +359,7 @@ void gtsc_tp__free(struct gtsc_tp_set *set)
 	*set = (struct gtsc_tp_set){};
 }
 
-void gtsc_tp__summary(const struct gtsc_tp_set *set, size_t limit, struct strbuf *sb)
+void gt_tp__summary(const struct gtsc_tp_set *set, size_t limit, struct strbuf *sb)
 {
 	for (size_t i = 0; i < set->n && i < limit; i++)
 		strbuf_addf(sb, "%s%s:%s", i ? "," : "", set->tp[i].group, set->tp[i].name);
@@ -374,7 +374,7 @@ static void section(struct strbuf *sb, const char *head, const char *text, size_
 	strbuf_addf(sb, "\n");
 }
 
-void gtsc_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struct strbuf *sb)
+void gt_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struct strbuf *sb)
 {
 	char path[512], head[256];
 	size_t len;
@@ -398,7 +398,7 @@ void gtsc_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struc
 	free(text);
 }
 
-int gtsc_tp__fill(const struct gtsc_tp_set *set, int map_fd)
+int gt_tp__fill(const struct gtsc_tp_set *set, int map_fd)
 {
 	for (__u32 i = 0; i < set->n; i++)
 		if (bpf_map_update_elem(map_fd, &i, &set->tp[i].info, BPF_ANY))
@@ -418,8 +418,8 @@ static void raise_nofile(size_t need)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-int gtsc_tp__attach(const struct gtsc_tp_set *set, struct bpf_program *prog,
-		    struct gtsc_tp_links *l, char *err, size_t err_sz)
+int gt_tp__attach(const struct gtsc_tp_set *set, struct bpf_program *prog,
+		  struct gtsc_tp_links *l, char *err, size_t err_sz)
 {
 	l->l = calloc(set->n ?: 1, sizeof(*l->l));
 	if (!l->l)
@@ -445,7 +445,7 @@ int gtsc_tp__attach(const struct gtsc_tp_set *set, struct bpf_program *prog,
 	return 0;
 }
 
-void gtsc_tp__detach(struct gtsc_tp_links *l)
+void gt_tp__detach(struct gtsc_tp_links *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		bpf_link__destroy(l->l[i]);

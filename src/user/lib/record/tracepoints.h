@@ -34,8 +34,8 @@ struct gtsc_tp_set {
 };
 
 /* FN(CTX, group, name) for every event under TRACEFS/events, sorted; stops at FN's non-zero. */
-int gtsc_tp__each(const char *tracefs, int (*fn)(void *ctx, const char *group, const char *name),
-		  void *ctx);
+int gt_tp__each(const char *tracefs, int (*fn)(void *ctx, const char *group, const char *name),
+		void *ctx);
 /*
  * PATS[0..N), each a comma list of GROUP:NAME (fnmatch globs on either
  * side), into SET.  An unknown name is refused naming the closest
@@ -43,15 +43,15 @@ int gtsc_tp__each(const char *tracefs, int (*fn)(void *ctx, const char *group, c
  * refused in one sentence, or with ALLOW_MISSING left out with a warning.
  * 0 or -errno, the sentences through LOG.
  */
-int gtsc_tp__resolve(struct gtsc_tp_set *set, const char *tracefs, const char *const *pats,
-		     size_t n, bool allow_missing, gtsc_log_fn log, void *log_ctx);
-void gtsc_tp__free(struct gtsc_tp_set *set);
+int gt_tp__resolve(struct gtsc_tp_set *set, const char *tracefs, const char *const *pats,
+		   size_t n, bool allow_missing, gtsc_log_fn log, void *log_ctx);
+void gt_tp__free(struct gtsc_tp_set *set);
 /* "sched:sched_switch,sched:sched_wakeup,+3" for status lines: LIMIT names, then "+N". */
-void gtsc_tp__summary(const struct gtsc_tp_set *set, size_t limit, struct strbuf *sb);
+void gt_tp__summary(const struct gtsc_tp_set *set, size_t limit, struct strbuf *sb);
 /* The TRACEPOINTS chunk (file.h): header_page, each event's format, printk_formats if needed. */
-void gtsc_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struct strbuf *sb);
+void gt_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struct strbuf *sb);
 /* Puts each event's gtsc_tp_info into the array MAP_FD at its index in SET (the attach cookie). */
-int gtsc_tp__fill(const struct gtsc_tp_set *set, int map_fd);
+int gt_tp__fill(const struct gtsc_tp_set *set, int map_fd);
 
 struct gtsc_tp_links {
 	struct bpf_link **l;
@@ -59,11 +59,11 @@ struct gtsc_tp_links {
 };
 
 /* PROG on every tracepoint of SET; -errno with a sentence in ERR, the links made so far in L. */
-int gtsc_tp__attach(const struct gtsc_tp_set *set, struct bpf_program *prog,
-		    struct gtsc_tp_links *l, char *err, size_t err_sz);
-void gtsc_tp__detach(struct gtsc_tp_links *l);
+int gt_tp__attach(const struct gtsc_tp_set *set, struct bpf_program *prog,
+		  struct gtsc_tp_links *l, char *err, size_t err_sz);
+void gt_tp__detach(struct gtsc_tp_links *l);
 
 /* Levenshtein distance, for "did you mean" (also used by list-events). */
-size_t gtsc_edit_distance(const char *a, const char *b);
+size_t gt_edit_distance(const char *a, const char *b);
 
 #endif

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include "log.h"
 
-void gtsc_vlog(gtsc_log_fn fn, void *ctx, enum gtsc_log_level level, const char *fmt, va_list ap)
+void gt_vlog(gtsc_log_fn fn, void *ctx, enum gtsc_log_level level, const char *fmt, va_list ap)
 {
 	char msg[512];
 
@@ -12,11 +12,11 @@ void gtsc_vlog(gtsc_log_fn fn, void *ctx, enum gtsc_log_level level, const char 
 	fn(ctx, level, msg);
 }
 
-void gtsc_log(gtsc_log_fn fn, void *ctx, enum gtsc_log_level level, const char *fmt, ...)
+void gt_log(gtsc_log_fn fn, void *ctx, enum gtsc_log_level level, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	gtsc_vlog(fn, ctx, level, fmt, ap);
+	gt_vlog(fn, ctx, level, fmt, ap);
 	va_end(ap);
 }

@@ -6,11 +6,11 @@
 #include <stdarg.h>
 #include "gtsc/gtsc.h"
 
-__attribute__((format(printf, 4, 0))) void gtsc_vlog(gtsc_log_fn fn, void *ctx,
-						     enum gtsc_log_level level, const char *fmt,
-						     va_list ap);
-__attribute__((format(printf, 4, 5))) void gtsc_log(gtsc_log_fn fn, void *ctx,
-						    enum gtsc_log_level level, const char *fmt,
-						    ...);
+__attribute__((format(printf, 4, 0))) void gt_vlog(gtsc_log_fn fn, void *ctx,
+						   enum gtsc_log_level level, const char *fmt,
+						   va_list ap);
+__attribute__((format(printf, 4, 5))) void gt_log(gtsc_log_fn fn, void *ctx,
+						  enum gtsc_log_level level, const char *fmt,
+						  ...);
 
 #endif
