@@ -27,7 +27,7 @@ export FUZZ_CTF_DIR
 # five times the cost of an execution.
 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:symbolize=0:allocator_may_return_null=1:malloc_context_size=8:quarantine_size_mb=16 \
-LSAN_OPTIONS=exitcode=23:fast_unwind_on_malloc=1:symbolize=0:print_suppressions=0 \
+LSAN_OPTIONS=exitcode=23:fast_unwind_on_malloc=1:symbolize=0:print_suppressions=0:suppressions=$PWD/tests/fuzz/lsan.supp \
 UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
 	nice -n 10 afl-fuzz -i tests/fuzz/corpus -x tests/fuzz/gtsc.dict -o "$out" -V "$secs" -t 2000 -- "$bin" \
 	> "$out/afl.log" 2>&1
