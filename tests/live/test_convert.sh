@@ -83,6 +83,12 @@ n=$(grep -c '"cat":"syscall"' "$TEST_TMP/big.json")
 echo "# convert of 3 M events: exit, max RSS MiB: $rss"
 check convert/perfetto-bounded "3 M events: exit and max RSS (MiB) '$rss', $n syscall slices" \
 	[ "${rss%% *}" = 0 -a "${rss##* }" -lt "$(rss_limit_mib)" -a "$n" -ge 1500000 ]
+# A track per CPU the trace saw (issue #15), not only those with drops:
+# this one has none.
+cpus=$("$GTSC" report -i "$TEST_TMP/big.gtsc" --json | grep -o '"cpu":[0-9]*' | sort -u | wc -l)
+tracks=$(grep -o '"args":{"name":"CPU [0-9]*"}' "$TEST_TMP/big.json" | sort -u | wc -l)
+check convert/perfetto-cpu-tracks "$tracks CPU tracks, the trace has records of $cpus CPUs" \
+	[ "$tracks" = "$cpus" -a "$cpus" -gt 0 ]
 
 # A progress line by bytes read, on a terminal, for a read of more than a
 # second (printing 3 M events takes longer), never between the output's own

@@ -6,7 +6,8 @@
  * decoded call in their args; function returns with a latency as slices,
  * entries as instants; kmem events as instants and a "slab bytes" counter
  * per process (live kmalloc/kmem_cache bytes it allocated); drops as
- * instants on a track per CPU, in a pseudo-process "CPUs".
+ * instants on a track per CPU (one for every CPU the trace saw), in a
+ * pseudo-process "CPUs".
  *
  * Streamed: events are written as they are read, so memory is the syscall
  * decoder's one held call per thread, the set of threads and the live slab
@@ -370,6 +371,8 @@ static int on_record(struct perfetto *c, const struct gtsc_rec_hdr *h)
 	int err = 0;
 
 	c->last_ns = h->ts_ns > c->last_ns ? h->ts_ns : c->last_ns;
+	if (h->cpu < MAX_CPUS) /* a track for every CPU the trace saw, with drops or not */
+		c->cpus[h->cpu / 64] |= 1ULL << (h->cpu % 64);
 	gtsc_comm_table__update(c->comms, h);
 	switch (h->type) {
 	case GTSC_REC_SYS_ENTER:
