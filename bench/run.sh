@@ -804,7 +804,7 @@ part() {
 budget() {
 	local wl cfg row f
 
-	[ ${#INPROG_ROW[@]} -gt 0 ] || return 0
+	[ -n "${INPROG_ROW[*]+x}" ] || return 0 # none with BENCH_BUDGET=0 (set -u: no ${#...})
 	echo
 	echo "inside the programs (kernel.bpf_stats_enabled; run_time_ns / run_cnt over the hook's"
 	echo "programs while the workload ran; share: the workload's events among those runs, estimated"
