@@ -366,12 +366,26 @@ static int on_tracepoint(struct perfetto *c, const struct gtsc_rec_hdr *h)
 	return put_instant(c, h, name, group, h->pid, h->tid) ?: thread_note(c, h->pid, h->tid);
 }
 
+/*
+ * Whether the record says its CPU ran something: a GTSC_TASK_COMM record is
+ * written by the recorder itself, on whichever CPU it ran, to name a task
+ * alive at start, so its CPU is not one the traced work used.
+ */
+static bool ran_on_cpu(const struct gtsc_rec_hdr *h)
+{
+	const struct gtsc_rec_task *t = (const void *)h;
+
+	if (h->cpu >= MAX_CPUS)
+		return false;
+	return h->type != GTSC_REC_TASK || h->size < sizeof(*t) || t->event != GTSC_TASK_COMM;
+}
+
 static int on_record(struct perfetto *c, const struct gtsc_rec_hdr *h)
 {
 	int err = 0;
 
 	c->last_ns = h->ts_ns > c->last_ns ? h->ts_ns : c->last_ns;
-	if (h->cpu < MAX_CPUS) /* a track for every CPU the trace saw, with drops or not */
+	if (ran_on_cpu(h)) /* a track for every CPU the trace saw, with drops or not */
 		c->cpus[h->cpu / 64] |= 1ULL << (h->cpu % 64);
 	gtsc_comm_table__update(c->comms, h);
 	switch (h->type) {
