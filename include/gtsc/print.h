@@ -62,6 +62,15 @@ GTSC_API int gtsc_event_printer__print(struct gtsc_event_printer *p,
 				       const struct gtsc_rec_hdr *rec);
 
 /**
+ * @brief Takes what REC names (a task's comm, a kmem cache's name) as
+ * print() does, without printing REC: for a caller that leaves events out
+ * (report's filters), so that those it prints later show their names.
+ * 0, -EINVAL or -ENOMEM.
+ */
+GTSC_API int gtsc_event_printer__skip(struct gtsc_event_printer *p,
+				      const struct gtsc_rec_hdr *rec);
+
+/**
  * @brief REC's event name ("sys_enter", "kmalloc", "sched_switch") and,
  * when GROUP is not NULL, its group ("syscalls", "kmem", "sched"); NULL
  * for records that print nothing.

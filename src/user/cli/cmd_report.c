@@ -14,6 +14,7 @@
 #include <gtsc/print.h>
 #include "cli.h"
 #include "progress.h"
+#include "report_filter.h"
 #include "report_header.h"
 
 struct report_opts {
@@ -21,6 +22,7 @@ struct report_opts {
 	const char *input;
 	bool json;
 	bool header_only;
+	struct report_filter filter;
 };
 
 static void usage(FILE *f)
@@ -37,6 +39,11 @@ static void usage(FILE *f)
 		   "                     in order as one trace (record --switch-output)\n"
 		   "      --json         one JSON object per line: a trace_info object, then events\n"
 		   "      --header       only the header\n"
+		   "filters (an event is kept if it passes all; lists are comma separated;\n"
+		   "a drops line passes the task filters, as its losses may be the task's):\n"
+		   REPORT_FILTER_USAGE
+		   "      --since SECONDS    events at or after this time (seconds as printed)\n"
+		   "      --until SECONDS    events before this time\n"
 		   "\n"
 		   "modes:\n"
 		   "      --syscalls     strace-style lines, decoded (-T, -r, --failed, --pid, --comm,\n"
@@ -50,6 +57,7 @@ static void usage(FILE *f)
 		   "examples:\n"
 		   "  gtsc-bpf report -i t.gtsc\n"
 		   "  gtsc-bpf report -i t.gtsc --json | jq 'select(.event == \"kmalloc\")'\n"
+		   "  gtsc-bpf report -i t.gtsc --comm 'kworker*' --since 1.5 --until 2\n"
 		   "  gtsc-bpf report -i t.gtsc --syscalls -T --comm tar\n"
 		   "  gtsc-bpf report -i t.gtsc --summary --per-process\n"
 		   "  gtsc-bpf report -i t.gtsc --kmem --caller -n 10\n"
@@ -70,10 +78,11 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "header", no_argument, NULL, OPT_HEADER },
+		REPORT_FILTER_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	int c;
+	int c, err;
 
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -85,6 +94,11 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 		case OPT_HEADER: o->header_only = true; break;
 		case 'h': usage(stdout); exit(0);
 		default:
+			err = report_filter__option(&o->filter, c, optarg);
+			if (!err)
+				break;
+			if (err != -ENOENT)
+				return err;
 			fprintf(stderr, "gtsc-bpf: 'gtsc-bpf report --help' lists the options\n");
 			return -EINVAL;
 		}
@@ -219,24 +233,43 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 	printf("],\"recursion_misses\":%llu}\n", (unsigned long long)gtsc_reader__prog_misses(r));
 }
 
-static int print_events(struct gtsc_reader *r, bool json)
+/*
+ * Whether REC passes the filters; COMMS follows every record, kept or not,
+ * so that --comm sees the comm the printed line shows.  A drops record is a
+ * ring's, not a task's: only the time window applies to it.
+ */
+static bool event_wanted(const struct report_filter *f, struct gtsc_comm_table *comms,
+			 const struct gtsc_rec_hdr *rec, __u64 t0)
+{
+	gtsc_comm_table__update(comms, rec);
+	if (rec->type == GTSC_REC_DROPS)
+		return report_filter__time(f, rec->ts_ns, t0);
+	return report_filter__wanted(f, comms, rec, t0);
+}
+
+static int print_events(struct gtsc_reader *r, const struct report_filter *f, bool json)
 {
 	GTSC_OPTS(gtsc_event_printer_opts, o, .json = json);
 	struct gtsc_event_printer *p = gtsc_event_printer__new(r, stdout, &o);
+	struct gtsc_comm_table *comms = gtsc_comm_table__new();
+	const char *start = gtsc_reader__meta(r, "start_ns");
+	__u64 t0 = start ? strtoull(start, NULL, 10) : 0;
 	const struct gtsc_rec_hdr *rec;
 	struct read_progress prog;
-	int n, err = 0;
+	int n = 0, err = p && comms ? 0 : -ENOMEM;
 
-	if (!p)
-		return -errno;
 	read_progress_init(&prog, r, "report", true);
 	while (!err && (n = gtsc_reader__next(r, &rec)) > 0) {
-		err = gtsc_event_printer__print(p, rec);
+		if (event_wanted(f, comms, rec, t0))
+			err = gtsc_event_printer__print(p, rec);
+		else
+			err = gtsc_event_printer__skip(p, rec);
 		read_progress_tick(&prog);
 	}
 	read_progress_end(&prog);
 	if (!err && n < 0)
 		err = n;
+	gtsc_comm_table__free(comms);
 	gtsc_event_printer__free(p);
 	return err;
 }
@@ -258,25 +291,27 @@ static int report_mode(int argc, char **argv)
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = {};
-	struct gtsc_reader *r;
+	struct gtsc_reader *r = NULL;
 	bool damaged;
-	int err;
+	int err, rc;
 
 	err = report_mode(argc, argv);
 	if (err >= 0)
 		return err;
-	if (parse_args(&o, argc, argv))
-		return 2;
-	r = report_open(&o.in);
-	if (!r)
-		return 1;
+	report_filter__init(&o.filter);
+	rc = parse_args(&o, argc, argv) ? 2 : 0;
+	r = rc ? NULL : report_open(&o.in);
+	if (!rc && !r)
+		rc = 1;
+	if (rc)
+		goto out;
 	/* Big buffer: millions of lines go out through here. */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	if (o.json)
 		json_header(r, o.input);
 	else
 		text_header(r, o.input);
-	err = o.header_only ? 0 : print_events(r, o.json);
+	err = o.header_only ? 0 : print_events(r, &o.filter, o.json);
 	/* a stream's trailer came last: its counts too (JSON: a last trace_info) */
 	if (!err && !o.header_only && gtsc_reader__streaming(r)) {
 		if (o.json)
@@ -292,7 +327,11 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "gtsc-bpf: reading %s failed: %s\n", o.input, strerror(-err));
 	else if (damaged)
 		fprintf(stderr, "gtsc-bpf: %s: %s\n", o.input, gtsc_reader__damage(r));
-	gtsc_reader__close(r);
 	/* A damaged trace is printed as far as it goes, but the exit code says so. */
-	return err ? 1 : damaged ? 3 : 0;
+	rc = err ? 1 : damaged ? 3 : 0;
+out:
+	if (r)
+		gtsc_reader__close(r);
+	report_filter__free(&o.filter);
+	return rc;
 }

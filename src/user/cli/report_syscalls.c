@@ -27,13 +27,13 @@
 #include "progress.h"
 #include "cli.h"
 #include <gtsc/print.h>
+#include "report_filter.h"
 #include "report_header.h"
 #include "syscall_lines.h"
 #include "syscall_stats.h"
 
 #define LINE_SZ (1 << 19) /* one output line, captured data included */
 #define NR_CACHE 1024	  /* syscall numbers with a cached --syscall verdict */
-#define MAX_LIST 64	  /* --pid / --comm / --syscall entries */
 
 struct sopts {
 	struct report_inputs in;
@@ -41,11 +41,10 @@ struct sopts {
 	bool summary, per_process, json, failed, relative, durations;
 	unsigned int style;
 	unsigned int max_data;
-	int nr_pids, nr_comms, nr_globs;
-	__u32 pids[MAX_LIST];
-	char *comms[MAX_LIST];
-	char *globs[MAX_LIST];
-	__s64 since_ns, until_ns; /* -1: unset */
+	struct report_filter filter; /* --pid, --tid, --comm, --since, --until */
+	int nr_globs;
+	char *globs[REPORT_FILTER_MAX];
+	char *glob_copy;
 };
 
 struct sctx {
@@ -88,8 +87,7 @@ static void usage(FILE *f)
 		"      --json             one JSON object per call, decoded and raw values\n"
 		"      --per-process      --summary: one table per process\n"
 		"filters (a call is kept if it passes all; lists are comma separated):\n"
-		"      --pid PID,...      process or thread ids\n"
-		"      --comm COMM,...    command names (globs)\n"
+		REPORT_FILTER_USAGE
 		"      --syscall GLOB,... syscall names (globs: 'open*,*stat*')\n"
 		"      --since SECONDS    calls entered at or after this time\n"
 		"      --until SECONDS    calls entered before this time\n"
@@ -97,62 +95,6 @@ static void usage(FILE *f)
 		"examples:\n"
 		"  gtsc-bpf report -i t.gtsc --syscalls -T --syscall 'open*,read'\n"
 		"  gtsc-bpf report -i t.gtsc --summary --per-process\n");
-}
-
-/* Splits a comma list (in place) into OUT; returns the count or -1 when too long. */
-static int split_list(char *s, char **out)
-{
-	int n = 0;
-
-	for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
-		if (n == MAX_LIST)
-			return -1;
-		out[n++] = tok;
-	}
-	return n;
-}
-
-static int parse_pids(struct sopts *o, char *arg)
-{
-	char *items[MAX_LIST], *end;
-	int n = split_list(arg, items);
-
-	for (int i = 0; i < n; i++) {
-		unsigned long v = strtoul(items[i], &end, 10);
-
-		if (*end || !*items[i] || !v || v > 0xffffffffUL)
-			n = -1;
-		else
-			o->pids[i] = v;
-	}
-	if (n <= 0) {
-		fprintf(stderr, "gtsc-bpf: --pid wants process ids separated by commas\n");
-		return -EINVAL;
-	}
-	o->nr_pids = n;
-	return 0;
-}
-
-static int parse_seconds(const char *arg, const char *opt, __s64 *ns)
-{
-	char what[48];
-	__u64 v;
-	int err;
-
-	snprintf(what, sizeof(what), "%s (seconds since the start)", opt);
-	err = cli_number(what, CLI_DURATION, arg, 0, 36500ULL * 86400 * 1000000000ULL, &v);
-	if (!err)
-		*ns = v;
-	return err;
-}
-
-static int parse_string_list(char **dst, int *n, char *arg, const char *opt)
-{
-	*n = split_list(arg, dst);
-	if (*n > 0)
-		return 0;
-	fprintf(stderr, "gtsc-bpf: %s wants up to %d names separated by commas\n", opt, MAX_LIST);
-	return -EINVAL;
 }
 
 static int parse_limit(struct sopts *o, const char *arg)
@@ -165,19 +107,11 @@ static int parse_limit(struct sopts *o, const char *arg)
 	return err;
 }
 
-/* The list options cut their argument (strtok): each gets its own copy, the last one given wins. */
-static char *own(char **slot, const char *arg)
-{
-	free(*slot);
-	*slot = strdup(arg);
-	return *slot;
-}
-
-static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
+static int parse_args(struct sopts *o, int argc, char **argv)
 {
 	enum {
 		OPT_SYSCALLS = 256, OPT_SUMMARY, OPT_PER_PROCESS, OPT_JSON, OPT_FAILED,
-		OPT_NO_NAMES, OPT_TYPES, OPT_PID, OPT_COMM, OPT_SYSCALL, OPT_SINCE, OPT_UNTIL,
+		OPT_NO_NAMES, OPT_TYPES, OPT_SYSCALL,
 	};
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -191,19 +125,14 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 		{ "no-arg-names", no_argument, NULL, OPT_NO_NAMES },
 		{ "arg-types", no_argument, NULL, OPT_TYPES },
 		{ "string-limit", required_argument, NULL, 's' },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "comm", required_argument, NULL, OPT_COMM },
 		{ "syscall", required_argument, NULL, OPT_SYSCALL },
-		{ "since", required_argument, NULL, OPT_SINCE },
-		{ "until", required_argument, NULL, OPT_UNTIL },
+		REPORT_FILTER_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	char *copy;
 	int c, err = 0;
 
 	o->style = GTSC_SYSCALL_ARG_NAMES;
-	o->since_ns = o->until_ns = -1;
 	optind = 1;
 	while (!err && (c = getopt_long(argc, argv, "i:rTs:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -218,24 +147,15 @@ static int parse_args(struct sopts *o, int argc, char **argv, char *owned[3])
 		case OPT_NO_NAMES: o->style &= ~GTSC_SYSCALL_ARG_NAMES; break;
 		case OPT_TYPES: o->style |= GTSC_SYSCALL_ARG_TYPES | GTSC_SYSCALL_ARG_NAMES; break;
 		case 's': err = parse_limit(o, optarg); break;
-		case OPT_PID:
-			copy = own(&owned[0], optarg);
-			err = copy ? parse_pids(o, copy) : -ENOMEM;
-			break;
-		case OPT_COMM:
-			copy = own(&owned[1], optarg);
-			err = copy ? parse_string_list(o->comms, &o->nr_comms, copy, "--comm")
-				   : -ENOMEM;
-			break;
 		case OPT_SYSCALL:
-			copy = own(&owned[2], optarg);
-			err = copy ? parse_string_list(o->globs, &o->nr_globs, copy, "--syscall")
-				   : -ENOMEM;
+			err = report_filter__names(&o->glob_copy, o->globs, &o->nr_globs, optarg,
+						   "--syscall");
 			break;
-		case OPT_SINCE: err = parse_seconds(optarg, "--since", &o->since_ns); break;
-		case OPT_UNTIL: err = parse_seconds(optarg, "--until", &o->until_ns); break;
 		case 'h': usage(stdout); exit(0);
 		default:
+			err = report_filter__option(&o->filter, c, optarg);
+			if (err != -ENOENT)
+				break;
 			fprintf(stderr, "gtsc-bpf: 'gtsc-bpf report --syscalls --help' lists "
 					"the options\n");
 			return -EINVAL;
@@ -290,23 +210,10 @@ static bool syscall_wanted(struct sctx *x, int nr)
 	return x->glob_ok[nr] > 0;
 }
 
-/* The filters that do not depend on the call: process, command, time. */
+/* The filters that do not depend on the call: process, thread, command, time. */
 static bool task_wanted(struct sctx *x, const struct gtsc_rec_hdr *h)
 {
-	const struct sopts *o = x->o;
-	__s64 t = (__s64)(h->ts_ns - x->t0);
-	bool ok = !o->nr_pids;
-
-	for (int i = 0; i < o->nr_pids && !ok; i++)
-		ok = o->pids[i] == h->pid || o->pids[i] == h->tid;
-	if (!ok || (o->since_ns >= 0 && t < o->since_ns) || (o->until_ns >= 0 && t >= o->until_ns))
-		return false;
-	if (!o->nr_comms)
-		return true;
-	for (int i = 0; i < o->nr_comms; i++)
-		if (!fnmatch(o->comms[i], gtsc_comm_table__get(x->comms, h->pid, h->tid), 0))
-			return true;
-	return false;
+	return report_filter__wanted(&x->o->filter, x->comms, h, x->t0);
 }
 
 /* ---- lines ---- */
@@ -824,7 +731,7 @@ struct syscall_lines *syscall_lines__new(struct gtsc_reader *r, bool json)
 		return NULL;
 	l->o.json = json;
 	l->o.style = GTSC_SYSCALL_ARG_NAMES;
-	l->o.since_ns = l->o.until_ns = -1;
+	report_filter__init(&l->o.filter);
 	l->x.t0 = start ? strtoull(start, NULL, 10) : 0;
 	l->x.syscalls_channel = syscalls_channel(r);
 	if (open_view(&l->x, &l->o, r)) {
@@ -872,12 +779,12 @@ int report_syscalls_main(int argc, char **argv)
 {
 	struct sopts o = {};
 	struct sctx *x = calloc(1, sizeof(*x));
-	char *owned[3] = {};
 	int err, rc;
 
 	if (!x)
 		return 1;
-	err = parse_args(&o, argc, argv, owned);
+	report_filter__init(&o.filter);
+	err = parse_args(&o, argc, argv);
 	if (err) {
 		rc = 2;
 		goto out;
@@ -902,7 +809,7 @@ int report_syscalls_main(int argc, char **argv)
 	rc = err ? 1 : gtsc_reader__truncated(x->r) ? 3 : 0;
 out:
 	sctx_free(x);
-	for (int i = 0; i < 3; i++)
-		free(owned[i]);
+	report_filter__free(&o.filter);
+	free(o.glob_copy);
 	return rc;
 }

@@ -116,6 +116,17 @@ GTSC_API const char *gtsc_event_printer__name(struct gtsc_event_printer *p,
 	return c ? c->name : NULL;
 }
 
+GTSC_API int gtsc_event_printer__skip(struct gtsc_event_printer *p,
+				      const struct gtsc_rec_hdr *rec)
+{
+	int n;
+
+	if (!p || !rec)
+		return -EINVAL;
+	n = emit_printer__note(p, rec);
+	return n < 0 ? n : 0;
+}
+
 GTSC_API int gtsc_event_printer__print(struct gtsc_event_printer *p,
 				       const struct gtsc_rec_hdr *rec)
 {
