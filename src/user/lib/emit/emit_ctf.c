@@ -29,6 +29,7 @@
 #include "emit.h"
 #include "emit_ctf.h"
 #include "events.h"
+#include "tp_class.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define MAX_CPUS 8192	 /* CONFIG_NR_CPUS' largest */
@@ -64,6 +65,7 @@ struct ctf_writer {
 	unsigned int chan_of_type[GTSC_REC_TYPE_MAX];
 	struct ctf_stream **streams; /* [chan * MAX_CPUS + cpu], made when first used */
 	unsigned int nr_cpus;	     /* the highest CPU with a stream, plus one: what is walked */
+	bool task_by_tp[GTSC_TASK_EXIT + 1]; /* the kernel's own event of this kind was recorded */
 	__u8 uuid[16];
 	__u64 events, discarded;
 	char text[32]; /* an argument's pointer when its path was not captured */
@@ -74,7 +76,14 @@ static const char *const type_channel[GTSC_REC_TYPE_MAX] = {
 	[GTSC_REC_SYS_ENTER] = "syscalls", [GTSC_REC_SYS_EXIT] = "syscalls",
 	[GTSC_REC_KMEM_ALLOC] = "kmem",	   [GTSC_REC_KMEM_FREE] = "kmem",
 	[GTSC_REC_KMEM_CACHE] = "kmem",	   [GTSC_REC_TASK] = "task",
-	[GTSC_REC_FUNC] = "funcs",
+	[GTSC_REC_FUNC] = "funcs",	   [GTSC_REC_TRACEPOINT] = "events",
+};
+
+/* The tracepoint LTTng records for each task record kind. */
+static const char *const task_tp[GTSC_TASK_EXIT + 1] = {
+	[GTSC_TASK_FORK] = "sched_process_fork",
+	[GTSC_TASK_EXEC] = "sched_process_exec",
+	[GTSC_TASK_EXIT] = "sched_process_exit",
 };
 
 /*
@@ -96,6 +105,34 @@ static void map_channels(struct ctf_writer *w)
 			if (!strcmp(w->chan_name[i], type_channel[t]))
 				w->chan_of_type[t] = i;
 	}
+}
+
+/*
+ * A fork, exec or exit recorded twice, by the task channel and as the
+ * kernel's tracepoint by name (-e sched:sched_process_fork), is one event
+ * in LTTng's trace: the tracepoint's, with LTTng's fields and the context
+ * of the task it fired in (a fork's parent).  The task record then only
+ * names tasks.  Formats that do not parse leave both (as before).
+ */
+static void map_task_tracepoints(struct ctf_writer *w)
+{
+	struct tp_formats *tp = tp_formats__new(w->r);
+	const char *name, *group;
+
+	for (size_t i = 0; tp && (name = tp_formats__event(tp, i, &group)); i++)
+		for (int k = 0; k <= GTSC_TASK_EXIT; k++)
+			if (!strcmp(group, "sched") && !strcmp(name, task_tp[k]))
+				w->task_by_tp[k] = true;
+	tp_formats__free(tp);
+}
+
+/* Whether record H is a task record whose event the trace has as a tracepoint. */
+static bool task_twice(const struct ctf_writer *w, const struct gtsc_rec_hdr *h)
+{
+	const struct gtsc_rec_task *t = (const void *)h;
+
+	return h->type == GTSC_REC_TASK && h->size >= sizeof(*t) && t->event <= GTSC_TASK_EXIT &&
+	       w->task_by_tp[t->event];
 }
 
 /* A name for the trace that does not change when it is converted again: FNV-1a of its META. */
@@ -131,6 +168,7 @@ struct ctf_writer *ctf_writer__new(const struct gtsc_reader *r, int dirfd, size_
 		return NULL;
 	}
 	map_channels(w);
+	map_task_tracepoints(w);
 	make_uuid(w);
 	return w;
 }
@@ -460,7 +498,7 @@ int ctf_writer__push(struct ctf_writer *w, const struct gtsc_rec_hdr *h)
 	if (h->type == GTSC_REC_DROPS)
 		return put_drops(w, (const void *)h);
 	n = emit_printer__note(w->values, h);
-	if (n)
+	if (n || task_twice(w, h))
 		return n < 0 ? n : 0;
 	ec = event_class__of(w->r, h);
 	if (!ec)
