@@ -85,9 +85,9 @@ static int parse_args(struct convert_opts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	o->input = report_inputs__name(&o->in);
 	if (report_inputs__rest(&o->in, argc, argv, "convert"))
 		return -EINVAL;
+	o->input = report_inputs__name(&o->in);
 	if (!o->to) {
 		fprintf(stderr, "gtsc-bpf: convert needs --to FORMAT (perfetto, ctf)\n");
 		return -EINVAL;

@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		   "  -i, --input FILE   trace file (default " GTSC_DEFAULT_OUTPUT "); '-' reads a\n"
 		   "                     stream (record -o -) from stdin as it comes; several -i,\n"
 		   "                     or files after the options (-i trace.gtsc.*), are read\n"
-		   "                     in order as one trace (record --switch-output)\n"
+		   "                     in recording order as one trace (record --switch-output)\n"
 		   "      --json         one JSON object per line: a trace_info object, then events\n"
 		   "      --header       only the header\n"
 		   "filters (an event is kept if it passes all; lists are comma separated;\n"
@@ -103,8 +103,9 @@ static int parse_args(struct report_opts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
+	err = report_inputs__rest(&o->in, argc, argv, "report");
 	o->input = report_inputs__name(&o->in);
-	return report_inputs__rest(&o->in, argc, argv, "report");
+	return err;
 }
 
 static const char *meta(const struct gtsc_reader *r, const char *key)

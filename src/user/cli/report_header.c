@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "report_header.h"
 
@@ -63,6 +64,50 @@ int report_inputs__add(struct report_inputs *in, const char *path)
 	return 0;
 }
 
+/*
+ * When the recording left file PATH: its trailer's end_ns, the time of the
+ * switch to the next file; a file without a trailer (the last, when the
+ * recorder was killed) after every other.  false when PATH does not open.
+ */
+static bool file_end(const char *path, __u64 *end)
+{
+	struct gtsc_reader *r = gtsc_reader__open(path, NULL);
+	const char *v = r ? gtsc_reader__meta(r, "end_ns") : NULL;
+
+	*end = v ? strtoull(v, NULL, 10) : ~0ULL;
+	gtsc_reader__close(r);
+	return r;
+}
+
+/*
+ * The files of a rotated recording in the order they were written,
+ * whatever order they were named in, as trace-cmd report merges its -i
+ * files by time.  A stream is read alone, as it comes; with a file that
+ * does not open, the order stays for report_open to say why.
+ */
+static void sort_by_time(struct report_inputs *in)
+{
+	__u64 end[REPORT_MAX_INPUTS]; /* 8 KiB */
+	struct stat st;
+
+	for (size_t i = 0; i < in->n; i++)
+		if (!strcmp(in->path[i], "-") || stat(in->path[i], &st) || !S_ISREG(st.st_mode) ||
+		    !file_end(in->path[i], &end[i]))
+			return;
+	for (size_t i = 1; i < in->n; i++) { /* stable: equal ends keep their order */
+		const char *p = in->path[i];
+		__u64 e = end[i];
+		size_t j = i;
+
+		for (; j > 0 && end[j - 1] > e; j--) {
+			end[j] = end[j - 1];
+			in->path[j] = in->path[j - 1];
+		}
+		end[j] = e;
+		in->path[j] = p;
+	}
+}
+
 int report_inputs__rest(struct report_inputs *in, int argc, char **argv, const char *cmd)
 {
 	int err = 0;
@@ -74,6 +119,8 @@ int report_inputs__rest(struct report_inputs *in, int argc, char **argv, const c
 	}
 	for (int i = optind; i < argc && !err; i++)
 		err = report_inputs__add(in, argv[i]);
+	if (!err && in->n > 1)
+		sort_by_time(in);
 	return err;
 }
 

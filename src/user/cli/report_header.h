@@ -30,7 +30,8 @@ int report_inputs__add(struct report_inputs *in, const char *path);
 /*
  * What follows the options (argv[optind..]): more files after an -i, as a
  * shell glob gives them (-i trace.gtsc.*), else a usage error (said).
- * CMD names the command in the sentence.  0 or -EINVAL.
+ * CMD names the command in the sentence.  Several files are then put in
+ * the order they were recorded in (each one's end).  0 or -EINVAL.
  */
 int report_inputs__rest(struct report_inputs *in, int argc, char **argv, const char *cmd);
 /* The trace's name in headers and messages: the first file (or the default). */

@@ -271,8 +271,8 @@ static int parse_args(struct kopts *o, int argc, char **argv)
 			break;
 		}
 	}
-	o->input = report_inputs__name(&o->in);
 	err = err ?: report_inputs__rest(&o->in, argc, argv, "report");
+	o->input = report_inputs__name(&o->in);
 	if (err)
 		fprintf(stderr, "gtsc-bpf: 'gtsc-bpf report --kmem --help' lists the options\n");
 	if (!o->tables)

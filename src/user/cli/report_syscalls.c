@@ -161,8 +161,9 @@ static int parse_args(struct sopts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
+	err = err ?: report_inputs__rest(&o->in, argc, argv, "report");
 	o->input = report_inputs__name(&o->in);
-	return err ?: report_inputs__rest(&o->in, argc, argv, "report");
+	return err;
 }
 
 /* ---- the trace ---- */
