@@ -469,9 +469,14 @@ static void reset(struct col_coder *c)
 	}
 }
 
+static inline unsigned int tid_slot(__u32 tid)
+{
+	return (tid ^ (tid >> 10)) & (TID_CACHE - 1);
+}
+
 static inline struct tid_ent *tid_ent(struct col_coder *c, __u32 tid)
 {
-	return &c->tids[(tid ^ (tid >> 10)) & (TID_CACHE - 1)];
+	return &c->tids[tid_slot(tid)];
 }
 
 /* The value an exit's field is coded against: its thread's enter's, else 0. */
@@ -1011,42 +1016,69 @@ static void type_fields(struct col_coder *c, const struct col_type *ct, char *ou
 		gap_loop(c, ct, out, offs, n, bad);
 }
 
+/* One field of pair_loop()'s plan. */
+struct pair_step {
+	__u16 off, size, end;
+	__u8 slot; /* in tid_ent.v[] */
+	bool add;  /* C_PAIR: the enter's value is added; else the value is kept */
+	bool sign;
+};
+
 /*
  * What an enter keeps for its exit and what the exit codes against it, in
  * record order (the thread cache is shared by the two types): the block's
- * records at OFFS[0, N).
+ * records at OFFS[0, N).  The plan is a copy on the stack: the rows are
+ * written through char *, which may alias the coder's tables, and reading
+ * the fields from those made the compiler load them again after every
+ * store.  openread's records: 29.0 -> 26.6 ns per record decoded (3
+ * alternating runs; the same for kmem_load's, which have no pairs).  The
+ * same copy in block_headers() and gap_loop() measured within noise: not
+ * kept.
  */
-static void pair_loop(struct col_coder *c, char *out, const __u32 *offs, unsigned int n, bool *bad)
+static void pair_loop(struct col_coder *c, char *out, const __u32 *offs, unsigned int n)
 {
+	struct pair_step plan[GTSC_REC_TYPE_MAX][PAIR_SLOTS];
+	unsigned int np[GTSC_REC_TYPE_MAX];
+	struct tid_ent *tids = c->tids;
 	const __u32 gen = c->gen;
 
+	for (unsigned int t = 0; t < GTSC_REC_TYPE_MAX; t++) {
+		const struct col_type *ct = &c->types[t];
+
+		np[t] = ct->npair < PAIR_SLOTS ? ct->npair : PAIR_SLOTS;
+		for (unsigned int i = 0; i < np[t]; i++) {
+			const struct col_field *f = &ct->f[ct->pair[i]];
+			bool add = f->coding == C_PAIR;
+
+			plan[t][i] = (struct pair_step){ .off = f->off, .size = f->size,
+							 .end = (__u16)(f->off + f->size),
+							 .slot = (__u8)(add ? f->slot : f->store),
+							 .add = add, .sign = f->sign };
+		}
+	}
 	for (unsigned int j = 0; j < n; j++) {
 		char *r = out + offs[j];
-		const struct col_type *ct;
+		const struct pair_step *p;
 		struct tid_ent *e;
 		__u16 type, size;
+		unsigned int k;
 		__u32 tid;
 		bool mine;
 
 		memcpy(&type, r + offsetof(struct gtsc_rec_hdr, type), sizeof(type));
-		if (type >= GTSC_REC_TYPE_MAX || !c->types[type].npair)
+		if (type >= GTSC_REC_TYPE_MAX || !(k = np[type]))
 			continue;
-		ct = &c->types[type];
+		p = plan[type];
 		memcpy(&size, r + offsetof(struct gtsc_rec_hdr, size), sizeof(size));
 		memcpy(&tid, r + offsetof(struct gtsc_rec_hdr, tid), sizeof(tid));
 		/* paired() and keep(), looking the thread up once per record */
-		e = tid_ent(c, tid);
+		e = &tids[tid_slot(tid)];
 		mine = e->gen == gen && e->tid == tid;
-		for (unsigned int i = 0; i < ct->npair; i++) {
-			const struct col_field *f = &ct->f[ct->pair[i]];
-			__u64 v;
-
-			if (f->off + f->size > size)
-				break;
-			if (f->coding == C_PAIR) {
+		for (unsigned int i = 0; i < k && p[i].end <= size; i++) {
+			if (p[i].add) {
 				/* the difference type_fields() left there */
-				v = (mine ? e->v[f->slot] : 0) + load(r + f->off, f->size, false);
-				store(r + f->off, f->size, v);
+				store(r + p[i].off, p[i].size,
+				      (mine ? e->v[p[i].slot] : 0) + load(r + p[i].off, p[i].size, false));
 				continue;
 			}
 			if (!mine) {
@@ -1055,7 +1087,7 @@ static void pair_loop(struct col_coder *c, char *out, const __u32 *offs, unsigne
 				e->tid = tid;
 				mine = true;
 			}
-			e->v[f->store] = load(r + f->off, f->size, f->sign);
+			e->v[p[i].slot] = load(r + p[i].off, p[i].size, p[i].sign);
 		}
 	}
 }
@@ -1242,7 +1274,7 @@ int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out
 				type_fields(c, &c->types[t], out, c->list[t], c->cnt[t],
 					    !c->cut[t], &bad);
 		if (hs.pairs)
-			pair_loop(c, out, c->blk, nb, &bad);
+			pair_loop(c, out, c->blk, nb);
 		if (bad)
 			return -EBADMSG;
 		n += nb;
