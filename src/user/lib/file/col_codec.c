@@ -32,9 +32,9 @@
  *   for twice the encoding time: not kept.)  What is left is mostly the
  *   timestamps' jitter (~1.7 bytes per event on make) and captured user
  *   memory (tar: 2.4 of its 7).  Cost, on one CPU: encoding ~55 ns per
- *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~30 with the
- *   index + ~3 (LZ4 of the rows ~12, then index_chunk() ~5: perf record of
- *   report --kmem).
+ *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~27-29 with the
+ *   index + zstd ~7.4 (LZ4 of the rows ~9.3, then index_chunk() ~2-5;
+ *   see the decoding section).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -721,12 +721,19 @@ size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *
  * (28.8 -> 31.1: half of kmem's small fields take two bytes).  The exit's
  * paired fields read in type_fields() like the others, pair_loop() only
  * adding the enter's value: openread's 30.2 -> 29.3 (4 alternating runs).
- * Tried again and within noise (+-0.5): one-byte runs of a stream (all
- * bytes of the next block below 0x80, checked per block) read without
- * rdv(), for the six small header streams and for the field loops; the
- * gap stream's position kept in a local.  What is left is the work
- * itself: ~13 values per syscall record, ~16 per kmem record, each
- * loaded, undone (zigzag, delta) and stored into its row.
+ * Tried and within noise (+-0.5 ns): one-byte runs of a stream (all
+ * bytes of the next block below 0x80, checked per block) read as bytes,
+ * without rdv(), for the six small header streams and the field loops.
+ * That path took 90% of openread's field values and 99% of its header
+ * blocks (50% and 77% for kmem_load) and saved nothing: the varints are
+ * not what costs, so bit-packed or byte-aligned blocks (a format bump)
+ * would not close the gap either.  What costs is rebuilding the rows
+ * (perf of openread's decoding, shares of the decoder's time): the
+ * headers' eight values and the index ~45%, the fields ~26%, the
+ * enter/exit pairing by thread ~19%, the padding ~10%.  On top of its
+ * ~27 ns per record comes zstd's ~7.4, against ~9.3 for LZ4 of the rows
+ * and ~2-5 for an index pass (the decoder alone on bench/read_speed.sh's
+ * traces, best of 7, load 9).
  */
 
 /* The slow path of rdv(): fewer than 10 bytes left. */
