@@ -947,12 +947,69 @@ static void raw_loop(struct col_coder *c, const struct col_field *f, char *out, 
 	}
 }
 
+/* One gap of LEN bytes of each of N whole records: LEN known once inlined. */
+static __attribute__((always_inline)) inline void gap_run(char *out, const __u32 *offs,
+							  unsigned int n, unsigned int off,
+							  const __u8 *q, const unsigned int len)
+{
+	for (unsigned int j = 0; j < n; j++, q += len)
+		memcpy(out + offs[j] + off, q, len);
+}
+
+/*
+ * The gaps of type CT when it has one of up to 8 bytes (sys_enter's,
+ * sys_exit's, kmem_alloc's) and all N records hold it (WHOLE): one run of
+ * N * len bytes, copied with no check per record and a fixed size.
+ * openread's records 25.9 -> 23.8 ns, kmem_load's 29.1 -> 28.0 (3
+ * alternating runs each).  False: gap_loop() copies them.
+ */
+static bool gap_fast(struct stream *s, const struct col_type *ct, char *out, const __u32 *offs,
+		     unsigned int n, bool whole)
+{
+	const typeof(ct->gaps[0]) *g = &ct->gaps[0];
+
+	if (!whole || ct->ngaps != 1 || (size_t)(s->end - s->p) < (size_t)n * g->len)
+		return false;
+	switch (g->len) {
+	case 1:
+		gap_run(out, offs, n, g->off, s->p, 1);
+		break;
+	case 2:
+		gap_run(out, offs, n, g->off, s->p, 2);
+		break;
+	case 3:
+		gap_run(out, offs, n, g->off, s->p, 3);
+		break;
+	case 4:
+		gap_run(out, offs, n, g->off, s->p, 4);
+		break;
+	case 5:
+		gap_run(out, offs, n, g->off, s->p, 5);
+		break;
+	case 6:
+		gap_run(out, offs, n, g->off, s->p, 6);
+		break;
+	case 7:
+		gap_run(out, offs, n, g->off, s->p, 7);
+		break;
+	case 8:
+		gap_run(out, offs, n, g->off, s->p, 8);
+		break;
+	default:
+		return false;
+	}
+	s->p += (size_t)n * g->len;
+	return true;
+}
+
 /* The bytes between fields (padding) of the block's records of type CT. */
 static void gap_loop(struct col_coder *c, const struct col_type *ct, char *out, const __u32 *offs,
-		     unsigned int n, bool *bad)
+		     unsigned int n, bool whole, bool *bad)
 {
 	struct stream *s = &c->s[ct->gap];
 
+	if (gap_fast(s, ct, out, offs, n, whole))
+		return;
 	for (unsigned int j = 0; j < n; j++) {
 		char *r = out + offs[j];
 		unsigned int size = rec_size(r);
@@ -1020,7 +1077,7 @@ static void type_fields(struct col_coder *c, const struct col_type *ct, char *ou
 		}
 	}
 	if (ct->ngaps)
-		gap_loop(c, ct, out, offs, n, bad);
+		gap_loop(c, ct, out, offs, n, whole, bad);
 }
 
 /* One field of pair_loop()'s plan. */
