@@ -730,10 +730,11 @@ size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *
  * would not close the gap either.  What costs is rebuilding the rows
  * (perf of openread's decoding, shares of the decoder's time): the
  * headers' eight values and the index ~45%, the fields ~26%, the
- * enter/exit pairing by thread ~19%, the padding ~10%.  On top of its
- * ~27 ns per record comes zstd's ~7.4, against ~9.3 for LZ4 of the rows
- * and ~2-5 for an index pass (the decoder alone on bench/read_speed.sh's
- * traces, best of 7, load 9).
+ * enter/exit pairing by thread ~19%, the padding ~10% (~2% since
+ * gap_fast()).  On top of its ~24 ns per record (~28 for kmem_load's)
+ * comes zstd's ~7.4, against ~9.3 for LZ4 of the rows and ~2-5 for an
+ * index pass (the decoder alone on bench/read_speed.sh's traces, best of
+ * 7, load 9).
  */
 
 /* The slow path of rdv(): fewer than 10 bytes left. */
