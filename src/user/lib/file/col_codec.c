@@ -971,34 +971,23 @@ static bool gap_fast(struct stream *s, const struct col_type *ct, char *out, con
 
 	if (!whole || ct->ngaps != 1 || (size_t)(s->end - s->p) < (size_t)n * g->len)
 		return false;
+#define GAP_RUN(len)                                                                               \
+	case len:                                                                                  \
+		gap_run(out, offs, n, g->off, s->p, len);                                          \
+		break
 	switch (g->len) {
-	case 1:
-		gap_run(out, offs, n, g->off, s->p, 1);
-		break;
-	case 2:
-		gap_run(out, offs, n, g->off, s->p, 2);
-		break;
-	case 3:
-		gap_run(out, offs, n, g->off, s->p, 3);
-		break;
-	case 4:
-		gap_run(out, offs, n, g->off, s->p, 4);
-		break;
-	case 5:
-		gap_run(out, offs, n, g->off, s->p, 5);
-		break;
-	case 6:
-		gap_run(out, offs, n, g->off, s->p, 6);
-		break;
-	case 7:
-		gap_run(out, offs, n, g->off, s->p, 7);
-		break;
-	case 8:
-		gap_run(out, offs, n, g->off, s->p, 8);
-		break;
+	GAP_RUN(1);
+	GAP_RUN(2);
+	GAP_RUN(3);
+	GAP_RUN(4);
+	GAP_RUN(5);
+	GAP_RUN(6);
+	GAP_RUN(7);
+	GAP_RUN(8);
 	default:
 		return false;
 	}
+#undef GAP_RUN
 	s->p += (size_t)n * g->len;
 	return true;
 }
