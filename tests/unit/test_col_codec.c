@@ -247,6 +247,40 @@ static void test_every_type_and_size(struct test_ctx *t)
 	free(c.buf);
 }
 
+/*
+ * Whole records of the types with padding between fields (sys_enter,
+ * sys_exit, kmem_alloc), every byte random: a block of records that all
+ * hold their gap takes gap_fast(), one of cut ones gap_loop()'s checks.
+ */
+static void test_padding(struct test_ctx *t)
+{
+	static const struct {
+		__u16 type, size;
+	} kinds[] = {
+		{ GTSC_REC_SYS_ENTER, sizeof(struct gtsc_rec_sys_enter) },
+		{ GTSC_REC_SYS_EXIT, sizeof(struct gtsc_rec_sys_exit) },
+		{ GTSC_REC_KMEM_ALLOC, sizeof(struct gtsc_rec_kmem_alloc) },
+	};
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	unsigned int seed = 7;
+	char rec[256];
+
+	for (unsigned int i = 0; i < 3000; i++) {
+		unsigned int k = i < 1000 ? i % 3 : (i / 300) % 3;
+		struct gtsc_rec_hdr h;
+
+		for (size_t b = 0; b < kinds[k].size; b++)
+			rec[b] = (char)rand_r(&seed);
+		memcpy(&h, rec, sizeof(h));
+		h.type = kinds[k].type;
+		h.size = kinds[k].size;
+		memcpy(rec, &h, sizeof(h));
+		put(&c, rec);
+	}
+	round_trip(t, &c, "padding");
+	free(c.buf);
+}
+
 /* An exit whose thread's enter is in another chunk, or was another thread's. */
 static void test_unpaired_exits(struct test_ctx *t)
 {
@@ -336,6 +370,7 @@ static const struct test_case cases[] = {
 	{ "big_ids", test_big_ids },
 	{ "every_type_and_size", test_every_type_and_size },
 	{ "unpaired_exits", test_unpaired_exits },
+	{ "padding", test_padding },
 	{ "unindexable", test_unindexable },
 	{ "damage", test_damage },
 };

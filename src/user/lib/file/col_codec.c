@@ -32,9 +32,9 @@
  *   for twice the encoding time: not kept.)  What is left is mostly the
  *   timestamps' jitter (~1.7 bytes per event on make) and captured user
  *   memory (tar: 2.4 of its 7).  Cost, on one CPU: encoding ~55 ns per
- *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~30 with the
- *   index + ~3 (LZ4 of the rows ~12, then index_chunk() ~5: perf record of
- *   report --kmem).
+ *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~27-29 with the
+ *   index + zstd ~7.4 (LZ4 of the rows ~9.3, then index_chunk() ~2-5;
+ *   see the decoding section).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -469,9 +469,14 @@ static void reset(struct col_coder *c)
 	}
 }
 
+static inline unsigned int tid_slot(__u32 tid)
+{
+	return (tid ^ (tid >> 10)) & (TID_CACHE - 1);
+}
+
 static inline struct tid_ent *tid_ent(struct col_coder *c, __u32 tid)
 {
-	return &c->tids[(tid ^ (tid >> 10)) & (TID_CACHE - 1)];
+	return &c->tids[tid_slot(tid)];
 }
 
 /* The value an exit's field is coded against: its thread's enter's, else 0. */
@@ -713,7 +718,23 @@ size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *
  * too (col_index), which saves index_chunk()'s pass.  Tried and slower or
  * within noise: the header a field at a time as well (16 live pointers
  * otherwise; 28.8 -> 30.4), eight one-byte varints per load and test
- * (28.8 -> 31.1: half of kmem's small fields take two bytes).
+ * (28.8 -> 31.1: half of kmem's small fields take two bytes).  The exit's
+ * paired fields read in type_fields() like the others, pair_loop() only
+ * adding the enter's value: openread's 30.2 -> 29.3 (4 alternating runs).
+ * Tried and within noise (+-0.5 ns): one-byte runs of a stream (all
+ * bytes of the next block below 0x80, checked per block) read as bytes,
+ * without rdv(), for the six small header streams and the field loops.
+ * That path took 90% of openread's field values and 99% of its header
+ * blocks (50% and 77% for kmem_load) and saved nothing: the varints are
+ * not what costs, so bit-packed or byte-aligned blocks (a format bump)
+ * would not close the gap either.  What costs is rebuilding the rows
+ * (perf of openread's decoding, shares of the decoder's time): the
+ * headers' eight values and the index ~45%, the fields ~26%, the
+ * enter/exit pairing by thread ~19%, the padding ~10% (~2% since
+ * gap_fast()).  On top of its ~24 ns per record (~28 for kmem_load's)
+ * comes zstd's ~7.4, against ~9.3 for LZ4 of the rows and ~2-5 for an
+ * index pass (the decoder alone on bench/read_speed.sh's traces, best of
+ * 7, load 9).
  */
 
 /* The slow path of rdv(): fewer than 10 bytes left. */
@@ -927,12 +948,58 @@ static void raw_loop(struct col_coder *c, const struct col_field *f, char *out, 
 	}
 }
 
+/* One gap of LEN bytes of each of N whole records: LEN known once inlined. */
+static __attribute__((always_inline)) inline void gap_run(char *out, const __u32 *offs,
+							  unsigned int n, unsigned int off,
+							  const __u8 *q, const unsigned int len)
+{
+	for (unsigned int j = 0; j < n; j++, q += len)
+		memcpy(out + offs[j] + off, q, len);
+}
+
+/*
+ * The gaps of type CT when it has one of up to 8 bytes (sys_enter's,
+ * sys_exit's, kmem_alloc's) and all N records hold it (WHOLE): one run of
+ * N * len bytes, copied with no check per record and a fixed size.
+ * openread's records 25.9 -> 23.8 ns, kmem_load's 29.1 -> 28.0 (3
+ * alternating runs each).  False: gap_loop() copies them.
+ */
+static bool gap_fast(struct stream *s, const struct col_type *ct, char *out, const __u32 *offs,
+		     unsigned int n, bool whole)
+{
+	const typeof(ct->gaps[0]) *g = &ct->gaps[0];
+
+	if (!whole || ct->ngaps != 1 || (size_t)(s->end - s->p) < (size_t)n * g->len)
+		return false;
+#define GAP_RUN(len)                                                                               \
+	case len:                                                                                  \
+		gap_run(out, offs, n, g->off, s->p, len);                                          \
+		break
+	switch (g->len) {
+	GAP_RUN(1);
+	GAP_RUN(2);
+	GAP_RUN(3);
+	GAP_RUN(4);
+	GAP_RUN(5);
+	GAP_RUN(6);
+	GAP_RUN(7);
+	GAP_RUN(8);
+	default:
+		return false;
+	}
+#undef GAP_RUN
+	s->p += (size_t)n * g->len;
+	return true;
+}
+
 /* The bytes between fields (padding) of the block's records of type CT. */
 static void gap_loop(struct col_coder *c, const struct col_type *ct, char *out, const __u32 *offs,
-		     unsigned int n, bool *bad)
+		     unsigned int n, bool whole, bool *bad)
 {
 	struct stream *s = &c->s[ct->gap];
 
+	if (gap_fast(s, ct, out, offs, n, whole))
+		return;
 	for (unsigned int j = 0; j < n; j++) {
 		char *r = out + offs[j];
 		unsigned int size = rec_size(r);
@@ -987,49 +1054,85 @@ static void type_fields(struct col_coder *c, const struct col_type *ct, char *ou
 		case C_RAW:
 			raw_loop(c, f, out, offs, n, bad);
 			break;
-		default: /* C_PAIR */
+		default:
+			/*
+			 * C_PAIR: the difference goes into the row, and
+			 * pair_loop() adds the enter's value; both truncate to
+			 * the field's size, which leaves the sum's bytes as
+			 * they were.  Read here, the stream's position stays
+			 * in a register (measured at the top of this section).
+			 */
+			FIELD_LOOP(C_SVAR);
 			break;
 		}
 	}
 	if (ct->ngaps)
-		gap_loop(c, ct, out, offs, n, bad);
+		gap_loop(c, ct, out, offs, n, whole, bad);
 }
+
+/* One field of pair_loop()'s plan. */
+struct pair_step {
+	__u16 off, size, end;
+	__u8 slot; /* in tid_ent.v[] */
+	bool add;  /* C_PAIR: the enter's value is added; else the value is kept */
+	bool sign;
+};
 
 /*
  * What an enter keeps for its exit and what the exit codes against it, in
  * record order (the thread cache is shared by the two types): the block's
- * records at OFFS[0, N).
+ * records at OFFS[0, N).  The plan is a copy on the stack: the rows are
+ * written through char *, which may alias the coder's tables, and reading
+ * the fields from those made the compiler load them again after every
+ * store.  openread's records: 29.0 -> 26.6 ns per record decoded (3
+ * alternating runs; the same for kmem_load's, which have no pairs).  The
+ * same copy in block_headers() and gap_loop() measured within noise: not
+ * kept.
  */
-static void pair_loop(struct col_coder *c, char *out, const __u32 *offs, unsigned int n, bool *bad)
+static void pair_loop(struct col_coder *c, char *out, const __u32 *offs, unsigned int n)
 {
+	struct pair_step plan[GTSC_REC_TYPE_MAX][PAIR_SLOTS];
+	unsigned int np[GTSC_REC_TYPE_MAX];
+	struct tid_ent *tids = c->tids;
 	const __u32 gen = c->gen;
 
+	for (unsigned int t = 0; t < GTSC_REC_TYPE_MAX; t++) {
+		const struct col_type *ct = &c->types[t];
+
+		np[t] = ct->npair < PAIR_SLOTS ? ct->npair : PAIR_SLOTS;
+		for (unsigned int i = 0; i < np[t]; i++) {
+			const struct col_field *f = &ct->f[ct->pair[i]];
+			bool add = f->coding == C_PAIR;
+
+			plan[t][i] = (struct pair_step){ .off = f->off, .size = f->size,
+							 .end = (__u16)(f->off + f->size),
+							 .slot = (__u8)(add ? f->slot : f->store),
+							 .add = add, .sign = f->sign };
+		}
+	}
 	for (unsigned int j = 0; j < n; j++) {
 		char *r = out + offs[j];
-		const struct col_type *ct;
+		const struct pair_step *p;
 		struct tid_ent *e;
 		__u16 type, size;
+		unsigned int k;
 		__u32 tid;
 		bool mine;
 
 		memcpy(&type, r + offsetof(struct gtsc_rec_hdr, type), sizeof(type));
-		if (type >= GTSC_REC_TYPE_MAX || !c->types[type].npair)
+		if (type >= GTSC_REC_TYPE_MAX || !(k = np[type]))
 			continue;
-		ct = &c->types[type];
+		p = plan[type];
 		memcpy(&size, r + offsetof(struct gtsc_rec_hdr, size), sizeof(size));
 		memcpy(&tid, r + offsetof(struct gtsc_rec_hdr, tid), sizeof(tid));
 		/* paired() and keep(), looking the thread up once per record */
-		e = tid_ent(c, tid);
+		e = &tids[tid_slot(tid)];
 		mine = e->gen == gen && e->tid == tid;
-		for (unsigned int i = 0; i < ct->npair; i++) {
-			const struct col_field *f = &ct->f[ct->pair[i]];
-			__u64 v;
-
-			if (f->off + f->size > size)
-				break;
-			if (f->coding == C_PAIR) {
-				v = (mine ? e->v[f->slot] : 0) + (__u64)unzig(getv(&c->s[f->stream], bad));
-				store(r + f->off, f->size, v);
+		for (unsigned int i = 0; i < k && p[i].end <= size; i++) {
+			if (p[i].add) {
+				/* the difference type_fields() left there */
+				store(r + p[i].off, p[i].size,
+				      (mine ? e->v[p[i].slot] : 0) + load(r + p[i].off, p[i].size, false));
 				continue;
 			}
 			if (!mine) {
@@ -1038,7 +1141,7 @@ static void pair_loop(struct col_coder *c, char *out, const __u32 *offs, unsigne
 				e->tid = tid;
 				mine = true;
 			}
-			e->v[f->store] = load(r + f->off, f->size, f->sign);
+			e->v[p[i].slot] = load(r + p[i].off, p[i].size, p[i].sign);
 		}
 	}
 }
@@ -1225,7 +1328,7 @@ int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out
 				type_fields(c, &c->types[t], out, c->list[t], c->cnt[t],
 					    !c->cut[t], &bad);
 		if (hs.pairs)
-			pair_loop(c, out, c->blk, nb, &bad);
+			pair_loop(c, out, c->blk, nb);
 		if (bad)
 			return -EBADMSG;
 		n += nb;
