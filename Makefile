@@ -221,6 +221,7 @@ $(OUTPUT)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBGTSC_INT) | $(O
 
 $(OUTPUT)/tests/unit/test_syscall_stats: $(OUTPUT)/cli/syscall_stats.o
 $(OUTPUT)/tests/unit/test_report_header: $(OUTPUT)/cli/report_header.o
+$(OUTPUT)/tests/unit/test_kmem_chain: src/bpf/kmem_chain.h
 
 # The fuzz target's consumers, as a library user reaches them (tests/fuzz/fuzz.h).
 FUZZ_CLI_OBJS := $(addprefix $(OUTPUT)/cli/,convert_perfetto.o progress.o)

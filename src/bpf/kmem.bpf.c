@@ -16,6 +16,7 @@
 #include "gtsc.bpf.h"
 #include "core_fixes.bpf.h"
 #include "gtsc_stacks.bpf.h"
+#include "kmem_chain.h"
 
 #define GTSC_PAGE_SHIFT 12 /* x86: the only arch with a vmlinux.h so far */
 /* x86-64's vmemmap without KASLR (CONFIG_DYNAMIC_MEMORY_LAYOUT off). */
@@ -348,15 +349,16 @@ int gtsc_page_free_tp(struct trace_event_raw_mm_page_free___gtsc *ctx)
  * hook, or j >= K: an earlier event's) none did, and it records the event,
  * counted in the hook's gtsc_rescued slot; either way it writes (hook, K).
  *
- * On the IRQ stack a hardirq's events nest in a softirq's, deeper: the
- * per-CPU entry also holds the event's context address.  The program that
- * starts an event's chain saves an entry left by a shallower event, and the
- * last one restores it, so a chain nested between two programs of
- * another leaves it as it found it; one whose last program was skipped
- * leaves it saved, and read from there.  Nothing is written twice; an
- * event all three skip is lost and counted (the first program's misses
- * minus the rescued), as is one that finds an earlier event's entry at its
- * own address still open (its rescue programs were all skipped).
+ * On the IRQ stack a hardirq's events nest in a softirq's, deeper: a slot
+ * per chain, in address order (kmem_chain.h, model-checked by
+ * tests/unit/test_kmem_chain.c).  The former single saved entry let two
+ * chains nested in one, the first with its last program skipped, erase the
+ * outer chain's entry, and the outer chain's rescue program record its event
+ * a second time while counting it rescued: with a loss elsewhere on the
+ * hook, the trailer counted 0 lost.  Nothing is written twice; an event all
+ * three skip is lost and counted (the first program's misses minus the
+ * rescued), as is one that finds an earlier event's slot at its own address
+ * still open (its rescue programs were all skipped).
  *
  * Cost, bpf_stats (run_time_ns / run_cnt), -e kmem -a under kmem_irq on the
  * 6.18 host, two runs interleaved with main's binary: the first program's
@@ -389,16 +391,6 @@ struct {
 	__type(value, __u64);
 } gtsc_kmem_mark SEC(".maps");
 
-struct kmem_cpu_mark {
-	__u64 ctx;	 /* IRQ stack: the last event's context address */
-	__u64 saved_ctx; /* the entry its chain's first program found, for ... */
-	__u64 saved_for; /* ... the chain at this address to restore */
-	__u8 mark;	 /* hook << 2 | position */
-	__u8 saved_mark;
-	__u8 task_mark; /* task stack, when not by thread */
-	__u8 __pad[5];
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -414,46 +406,6 @@ enum kmem_hook {
 	KMEM_HOOK_PAGE_ALLOC,
 	KMEM_HOOK_PAGE_FREE,
 };
-
-/* True when an earlier program of the chain had the event (byte M, program POS). */
-static __always_inline bool kmem_byte_seen(__u8 *m, __u8 hook, __u8 pos)
-{
-	__u8 v = *m;
-
-	*m = hook << 2 | pos;
-	return pos && v >> 2 == hook && (v & 3) < pos;
-}
-
-/* As kmem_byte_seen for an IRQ-stack event at context address X. */
-static __always_inline bool kmem_irq_seen(struct kmem_cpu_mark *c, __u64 x, __u8 hook, __u8 pos)
-{
-	__u64 cx = c->ctx;
-	__u8 cm = c->mark, ours = 0;
-	bool seen;
-
-	if (cx == x)
-		ours = cm;
-	/* a deeper chain that saved our entry and was not there to restore it */
-	else if (cx < x && c->saved_for == cx && c->saved_ctx == x)
-		ours = c->saved_mark;
-	seen = pos && ours >> 2 == hook && (ours & 3) < pos;
-	/* this chain starts: it saves a shallower entry; one saved for its address is stale */
-	if (!seen && cx > x) {
-		c->saved_ctx = cx;
-		c->saved_mark = cm;
-		c->saved_for = x;
-	} else if (!seen && c->saved_for == x) {
-		c->saved_for = 0;
-	}
-	c->ctx = x;
-	c->mark = hook << 2 | pos;
-	if (pos == gtsc_kmem_rescue && c->saved_for == x) {
-		c->ctx = c->saved_ctx;
-		c->mark = c->saved_mark;
-		c->saved_for = 0;
-	}
-	return seen;
-}
 
 /* Program POS (0 first) of HOOK's chain at context CTX: true when no program before it had the event. */
 static __always_inline bool kmem_chain(void *ctx, __u8 hook, __u8 pos)
@@ -475,7 +427,7 @@ static __always_inline bool kmem_chain(void *ctx, __u8 hook, __u8 pos)
 	 */
 	barrier_var(hi);
 	if (x < lo || x >= hi)
-		return !kmem_irq_seen(c, x, hook, pos);
+		return !kmem_irq_seen(c, x, hook, pos, gtsc_kmem_rescue);
 	tid = gtsc_kmem_by_tid ? bpf_get_current_pid_tgid() : 0;
 	/* idle tasks are all tid 0, one per CPU: keyed by CPU */
 	if (!tid)

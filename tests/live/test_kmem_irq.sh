@@ -51,7 +51,12 @@ one_run() {
 	"$WORKLOADS/kmem_irq" "$d/file" $SECONDS_RUN < "$d/go" > "$d/pids" 2> "$d/werr" &
 	job=$!
 	exec 3> "$d/go"
-	wait_for "$d/pids" "pids=" 5
+	if ! wait_for "$d/pids" "pids=" 5; then
+		exec 3>&-
+		kill $job 2> /dev/null
+		cp "$d/werr" "$d/gtsc.err" # what one_run's caller prints
+		return 1
+	fi
 	pids=$(sed -n 's/^pids=//p' "$d/pids")
 	filter="common_pid == ${pids%,*} || common_pid == ${pids#*,}"
 	for ev in $EVENTS; do
@@ -108,6 +113,38 @@ outside() {
 		awk -v lo="${w% *}" -v hi="${w#* }" '$1 + 10000 < lo || $1 > hi + 10000 { n++ } END { print n + 0 }'
 }
 
+# mismatch DIR: on a count difference, which events one tool has and the
+# other lacks (matched by type, tid and pointer), where each lies in perf's
+# window, and both tools' events of the workload around it; KMEM_IRQ_KEEP=dir
+# also keeps the run's files there.
+mismatch() {
+	local d=$1 p1=${pids%,*} p2=${pids#*,}
+	perf script -i "$d/perf.data" --ns -F tid,cpu,time,event,trace 2> /dev/null |
+		awk '{ t = $3; sub(/:$/, "", t); sub(/\./, "", t); e = $4; sub(/^kmem:/, "", e); sub(/:$/, "", e)
+			p = ""; if (match($0, /(ptr|pfn)=(0x)?[0-9a-f]+/)) p = substr($0, RSTART, RLENGTH)
+			sub(/^[a-z]+=/, "", p); if (p !~ /^0x/) p = sprintf("0x%x", p)
+			print t, $1, $2, e, p }' > "$d/perf.ev"
+	"$GTSC" report -i "$d/g.gtsc" --json 2> /dev/null | grep -E "\"tid\":($p1|$p2)," |
+		sed -n 's/.*"ts_ns":\([0-9]*\),"cpu":\([0-9]*\),.*"tid":\([0-9]*\),.*"event":"\([a-z_]*\)".*"\(ptr\|pfn\)":"*\([0-9a-fx]*\).*/\1 \3 [\2] \4 \6/p' \
+		> "$d/gtsc.ev"
+	awk 'FNR == 1 { f++ } f == 1 { k = $2 " " $4 " " $5; n[k]++; ev[k, n[k]] = $0; if (lo == "") lo = $1; hi = $1; next }
+		{ k = $2 " " $4 " " $5; if (n[k] > 0) { n[k]--; next } print "only-gtsc", $0, "from-perf-start-us", ($1 - lo) / 1000, "to-perf-end-us", (hi - $1) / 1000 }
+		END { for (k in n) for (i = 1; i <= n[k]; i++) { split(ev[k, i], a, " "); print "only-perf", ev[k, i], "from-perf-start-us", (a[1] - lo) / 1000, "to-perf-end-us", (hi - a[1]) / 1000 } }' \
+		"$d/perf.ev" "$d/gtsc.ev" | sort -k2n > "$d/unmatched"
+	echo "# run $run: $(wc -l < "$d/unmatched") unmatched events (type tid pointer), first 10:"
+	head -10 "$d/unmatched" | sed 's/^/#   /'
+	head -3 "$d/unmatched" | while read -r side ts rest; do
+		echo "# around $ts ($side), perf then gtsc, +-30 us:"
+		awk -v t=$ts '$1 >= t - 30000 && $1 <= t + 30000 { print "#   perf", $0 }' "$d/perf.ev"
+		awk -v t=$ts '$1 >= t - 30000 && $1 <= t + 30000 { print "#   gtsc", $0 }' "$d/gtsc.ev"
+	done
+	"$GTSC" report -i "$d/g.gtsc" --header 2> /dev/null | grep -i -E 'recurs|rescu|skip|lost|drop' | sed 's/^/#   header: /'
+	if [ -n "${KMEM_IRQ_KEEP:-}" ]; then
+		mkdir -p "$KMEM_IRQ_KEEP" && cp -a "$d" "$KMEM_IRQ_KEEP/$(basename "$TEST_TMP")-run$run" &&
+			echo "# kept in $KMEM_IRQ_KEEP/$(basename "$TEST_TMP")-run$run"
+	fi
+}
+
 for run in 1 2 3; do
 	d=$TEST_TMP/run$run
 	if ! one_run "$d"; then
@@ -131,6 +168,7 @@ check_expr $T/nested "in 3 runs the kernel never skipped an event of our main km
 check_expr $T/workload-seen "perf saw no kmem_cache_free or kfree of the workload: $(tr '\n' ';' < "$d/counts")" \
 	'[ "$(awk '"'"'$1 ~ /free/ { s += $2 } END { print s + 0 }'"'"' "$d/counts")" -gt 1000 ]'
 diffs=$(awk '$2 != $3 { printf "%s perf %s gtsc %s; ", $1, $2, $3 }' "$d/counts")
+[ -z "$diffs" ] || mismatch "$d"
 check $T/counts "per type, for the workload's pids: $diffs" [ -z "$diffs" ]
 check $T/none-skipped "the trailer counts ${skipped:-?} events skipped and not rescued (the kernel skipped $kmiss)" \
 	[ "${skipped:-x}" = 0 ]
