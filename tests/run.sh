@@ -81,6 +81,7 @@ run_lane() {
 			counted "unit/${t##*/}" "$UNIT_TIMEOUT" "$t"
 		done
 		counted unit/lib_stages "$UNIT_TIMEOUT" bash tests/unit/lib_stages.sh
+		counted unit/lib_prefix "$UNIT_TIMEOUT" bash tests/unit/lib_prefix.sh "$OUT/libgtsc-internal.a"
 		;;
 	live)
 		if [ "$(id -u)" != 0 ]; then
