@@ -72,7 +72,7 @@ static void codecs_free(struct fuzz_codecs *c)
 {
 	if (!c)
 		return;
-	col_coder__free(c->cols);
+	gt_col_coder__free(c->cols);
 	free(c->colbuf);
 	ZSTD_freeCCtx(c->zstd);
 	if (c->zs_ok)
@@ -89,7 +89,7 @@ static struct fuzz_codecs *codecs_of(struct fuzz_buf *b)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->cols = col_coder__new();
+	c->cols = gt_col_coder__new();
 	c->zstd = ZSTD_createCCtx();
 	/* compress2()'s stream: level 1, the default window and memory */
 	c->zs_ok = deflateInit(&c->zs, 1) == Z_OK;
@@ -159,14 +159,14 @@ static long put_zstd(struct fuzz_codecs *c, struct gtsc_chunk_hdr *h, const uint
 	size_t len;
 
 	if (h->flags & GTSC_CHUNK_COLS) {
-		len = col_encode_bound(n);
+		len = gt_col_encode_bound(n);
 		if (whole_records(raw, n) && len > c->colbuf_cap) {
 			free(c->colbuf);
 			c->colbuf = malloc(len);
 			c->colbuf_cap = c->colbuf ? len : 0;
 		}
 		if (whole_records(raw, n) && c->colbuf) {
-			n = col_coder__encode(c->cols, raw, n, c->colbuf);
+			n = gt_col_coder__encode(c->cols, raw, n, c->colbuf);
 			raw = c->colbuf;
 		} else {
 			h->flags &= ~GTSC_CHUNK_COLS;
@@ -196,7 +196,7 @@ static int put_payload(struct fuzz_buf *out, struct gtsc_chunk_hdr *h, const uin
 	struct fuzz_codecs *c = codecs_of(out);
 	size_t hpos = out->len;
 	/* above LZ4's, zlib's and zstd's bounds, and the columns' */
-	size_t bound = ZSTD_compressBound(col_encode_bound(n)) + n / 255 + 64;
+	size_t bound = ZSTD_compressBound(gt_col_encode_bound(n)) + n / 255 + 64;
 	long len;
 
 	if (!c || buf_put(out, h, CHUNK_SZ) || buf_room(out, bound))
@@ -285,11 +285,11 @@ static long unzstd(const struct gtsc_chunk_hdr *h, const uint8_t *in, uint8_t *o
 	    clen > GTSC_CHUNK_MAX_LEN * 2ull)
 		return -1;
 	cols = malloc(clen);
-	c = col_coder__new();
+	c = gt_col_coder__new();
 	if (cols && c && !ZSTD_isError(ZSTD_decompress(cols, clen, in, h->len)) &&
-	    !col_coder__decode(c, cols, clen, out, h->raw_len, NULL))
+	    !gt_col_coder__decode(c, cols, clen, out, h->raw_len, NULL))
 		ret = h->raw_len;
-	col_coder__free(c);
+	gt_col_coder__free(c);
 	free(cols);
 	return ret;
 }

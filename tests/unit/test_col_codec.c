@@ -32,7 +32,7 @@ static void put(struct chunk *c, const void *rec)
 	c->len += size;
 }
 
-/* The index the decoder makes as it writes is index_chunk()'s (when it says ok). */
+/* The index the decoder makes as it writes is gt_index_chunk()'s (when it says ok). */
 static void check_index(struct test_ctx *t, struct col_coder *k, const void *enc, size_t n,
 			const struct chunk *c, const char *what)
 {
@@ -48,12 +48,12 @@ static void check_index(struct test_ctx *t, struct col_coder *k, const void *enc
 	CHECK(t, mine && theirs && dec, "%s: out of memory", what);
 	if (t->failed)
 		goto out;
-	CHECK(t, !col_coder__decode(k, enc, n, dec, c->len, &ix), "%s: decode with an index", what);
-	nt = index_chunk(&dc, dec, theirs, &max, why);
-	CHECK(t, ix.ok == !why[0], "%s: index ok %d, index_chunk says '%s'", what, ix.ok, why);
+	CHECK(t, !gt_col_coder__decode(k, enc, n, dec, c->len, &ix), "%s: decode with an index", what);
+	nt = gt_index_chunk(&dc, dec, theirs, &max, why);
+	CHECK(t, ix.ok == !why[0], "%s: index ok %d, gt_index_chunk says '%s'", what, ix.ok, why);
 	if (!ix.ok || t->failed)
 		goto out;
-	CHECK(t, ix.n == nt && ix.max == max, "%s: %zu refs up to %llu, index_chunk %zu up to %llu",
+	CHECK(t, ix.n == nt && ix.max == max, "%s: %zu refs up to %llu, gt_index_chunk %zu up to %llu",
 	      what, ix.n, (unsigned long long)ix.max, nt, (unsigned long long)max);
 	for (size_t i = 0; i < nt && !t->failed; i++)
 		CHECK(t, mine[i].ts == theirs[i].ts && mine[i].rec == theirs[i].rec,
@@ -67,8 +67,8 @@ out:
 /* Encodes and decodes C; checks the bytes come back. */
 static void round_trip(struct test_ctx *t, const struct chunk *c, const char *what)
 {
-	struct col_coder *k = col_coder__new();
-	char *enc = malloc(col_encode_bound(c->len));
+	struct col_coder *k = gt_col_coder__new();
+	char *enc = malloc(gt_col_encode_bound(c->len));
 	char *dec = malloc(c->len + 1);
 	size_t n;
 	int err;
@@ -76,18 +76,18 @@ static void round_trip(struct test_ctx *t, const struct chunk *c, const char *wh
 	CHECK(t, k && enc && dec, "%s: out of memory", what);
 	if (t->failed)
 		goto out;
-	n = col_coder__encode(k, c->buf, c->len, enc);
-	CHECK(t, n > 0 && n <= col_encode_bound(c->len), "%s: encoded %zu bytes", what, n);
-	err = col_coder__decode(k, enc, n, dec, c->len, NULL);
+	n = gt_col_coder__encode(k, c->buf, c->len, enc);
+	CHECK(t, n > 0 && n <= gt_col_encode_bound(c->len), "%s: encoded %zu bytes", what, n);
+	err = gt_col_coder__decode(k, enc, n, dec, c->len, NULL);
 	CHECK(t, !err, "%s: decode %d", what, err);
 	for (size_t i = 0; i < c->len && !t->failed; i++)
 		CHECK(t, dec[i] == c->buf[i], "%s: byte %zu of %zu differs", what, i, c->len);
 	/* the coder keeps no state from one chunk to the next */
-	err = col_coder__decode(k, enc, n, dec, c->len, NULL);
+	err = gt_col_coder__decode(k, enc, n, dec, c->len, NULL);
 	CHECK(t, !err && !memcmp(dec, c->buf, c->len), "%s: a second decode differs", what);
 	check_index(t, k, enc, n, c, what);
 out:
-	col_coder__free(k);
+	gt_col_coder__free(k);
 	free(enc);
 	free(dec);
 }
@@ -302,29 +302,29 @@ static void test_unpaired_exits(struct test_ctx *t)
 static void test_damage(struct test_ctx *t)
 {
 	struct chunk c = { .buf = malloc(BUF_SZ) };
-	struct col_coder *k = col_coder__new();
+	struct col_coder *k = gt_col_coder__new();
 	char *enc = NULL, *dec = NULL, *bad = NULL;
 	size_t n = 0, refused = 0;
 
 	for (int i = 0; i < 20; i++)
 		sys_pair(&c, i & 1, 10, 11, 1000 * i, i, i);
-	enc = malloc(col_encode_bound(c.len));
+	enc = malloc(gt_col_encode_bound(c.len));
 	dec = malloc(c.len);
 	if (k && enc && dec)
-		n = col_coder__encode(k, c.buf, c.len, enc);
+		n = gt_col_coder__encode(k, c.buf, c.len, enc);
 	CHECK(t, n, "encode");
 	for (size_t cut = 0; cut < n && !t->failed; cut++) {
 		/* exactly the bytes asked for, so a sanitizer sees an overrun */
 		bad = malloc(cut ? cut : 1);
 		memcpy(bad, enc, cut);
-		CHECK(t, col_coder__decode(k, bad, cut, dec, c.len, NULL) < 0, "cut at %zu decoded", cut);
+		CHECK(t, gt_col_coder__decode(k, bad, cut, dec, c.len, NULL) < 0, "cut at %zu decoded", cut);
 		free(bad);
 	}
 	for (size_t pos = 0; pos < n && !t->failed; pos++) {
 		int err;
 
 		enc[pos] ^= 0x41;
-		err = col_coder__decode(k, enc, n, dec, c.len, NULL);
+		err = gt_col_coder__decode(k, enc, n, dec, c.len, NULL);
 		enc[pos] ^= 0x41;
 		CHECK(t, err == 0 || err == -EBADMSG || err == -ENOTSUP, "flip at %zu: %d", pos, err);
 		refused += err != 0;
@@ -332,8 +332,8 @@ static void test_damage(struct test_ctx *t)
 	/* a flipped value byte can still decode (to other values): the chunk CRC is the check */
 	CHECK(t, refused > 0, "none of %zu flips refused", n);
 	enc[0] = 2;
-	CHECK(t, col_coder__decode(k, enc, n, dec, c.len, NULL) == -ENOTSUP, "version 2 not refused");
-	col_coder__free(k);
+	CHECK(t, gt_col_coder__decode(k, enc, n, dec, c.len, NULL) == -ENOTSUP, "version 2 not refused");
+	gt_col_coder__free(k);
 	free(enc);
 	free(dec);
 	free(c.buf);
@@ -342,7 +342,7 @@ static void test_damage(struct test_ctx *t)
 /*
  * Records the reader's index refuses (a size not a multiple of 8, shorter
  * than the type's minimum) still decode; the decoder's index then says so
- * and the reader indexes with index_chunk(), which says where (check_index()).
+ * and the reader indexes with gt_index_chunk(), which says where (check_index()).
  */
 static void test_unindexable(struct test_ctx *t)
 {

@@ -308,9 +308,9 @@ static void test_tracepoint_names(struct test_ctx *t)
 						     .fields = f, .nr_fields = 1 };
 	static const char *const want[] = { "prev_comm", "prev_tid", "prev_state", "next_tid", "cpus" };
 	struct gtsc_rec_hdr rec = { .type = 200, .size = 64 };
-	struct ctf_classes *c = ctf_classes__new(NULL);
-	const struct ctf_class *cc = c ? ctf_classes__of(c, &ec, &rec) : NULL;
-	const struct ctf_class *kc = c ? ctf_classes__of(c, &kec, &rec) : NULL;
+	struct ctf_classes *c = gt_ctf_classes__new(NULL);
+	const struct ctf_class *cc = c ? gt_ctf_classes__of(c, &ec, &rec) : NULL;
+	const struct ctf_class *kc = c ? gt_ctf_classes__of(c, &kec, &rec) : NULL;
 
 	CHECK(t, cc && kc, "no class");
 	CHECK(t, !cc || (!strcmp(cc->name, "sched_switch") && cc->nr_fields == 5), "sched_switch: %s, %u fields",
@@ -324,10 +324,10 @@ static void test_tracepoint_names(struct test_ctx *t)
 	      "types");
 	CHECK(t, !kc || !strcmp(kc->name, "kmem_mm_page_alloc_zone_locked"), "kmem event named %s",
 	      kc ? kc->name : "");
-	CHECK(t, c && ctf_classes__id(c, cc, 0) == 0 && ctf_classes__id(c, cc, 1ULL << 4) == 1 &&
-			 ctf_classes__get(c, 1)->nr_fields == 4 && ctf_classes__id(c, cc, 0) == 0,
+	CHECK(t, c && gt_ctf_classes__id(c, cc, 0) == 0 && gt_ctf_classes__id(c, cc, 1ULL << 4) == 1 &&
+			 gt_ctf_classes__get(c, 1)->nr_fields == 4 && gt_ctf_classes__id(c, cc, 0) == 0,
 	      "ids of the full class and of one without cpus");
-	ctf_classes__free(c);
+	gt_ctf_classes__free(c);
 }
 
 /*
@@ -346,8 +346,8 @@ static void test_fork_names(struct test_ctx *t)
 	static const char *const want[] = { "parent_pid", "child_comm", "child_tid", "child_pid",
 					    "parent_tid" };
 	struct gtsc_rec_hdr rec = { .type = GTSC_REC_TASK, .size = 64 };
-	struct ctf_classes *c = ctf_classes__new(NULL);
-	const struct ctf_class *cc = c ? ctf_classes__of(c, &ec, &rec) : NULL;
+	struct ctf_classes *c = gt_ctf_classes__new(NULL);
+	const struct ctf_class *cc = c ? gt_ctf_classes__of(c, &ec, &rec) : NULL;
 
 	CHECK(t, cc && !strcmp(cc->name, "sched_process_fork") && cc->nr_fields == 5,
 	      "fork: %s, %u fields", cc ? cc->name : "", cc ? cc->nr_fields : 0);
@@ -356,7 +356,7 @@ static void test_fork_names(struct test_ctx *t)
 		      cc->fields[i].name, want[i]);
 	CHECK(t, !cc || cc->nr_fields < 5 || (cc->fields[4].f == &f[0] && cc->fields[4].type == CTF_INT),
 	      "parent_tid is not the record's parent_pid");
-	ctf_classes__free(c);
+	gt_ctf_classes__free(c);
 }
 
 int main(void)

@@ -43,7 +43,7 @@ static const struct gtsc_field tp_fields[] = {
 	F(common_type, "common_type", GTSC_FT_UINT, GTSC_FP_DEFAULT),
 	F(prev_comm, "prev_comm", GTSC_FT_CHARS, GTSC_FP_DEFAULT),
 	F(prev_pid, "prev_pid", GTSC_FT_INT, GTSC_FP_DEFAULT),
-	F(prot, "prot", GTSC_FT_UINT, GTSC_FP_FLAGS, .xlat = &xlat_mmap_prot),
+	F(prot, "prot", GTSC_FT_UINT, GTSC_FP_FLAGS, .xlat = &gt_xlat_mmap_prot),
 	F(prev_state, "prev_state", GTSC_FT_INT, GTSC_FP_HEX),
 	F(msg_loc, "msg", GTSC_FT_DYN_STR, GTSC_FP_DEFAULT),
 	F(ids_loc, "ids", GTSC_FT_DYN_ARRAY, GTSC_FP_DEFAULT, .elem_size = 4,
@@ -88,7 +88,7 @@ static char *emit(bool json, const struct gtsc_event_class *c, const struct gtsc
 	p.out = open_memstream(&text, &len);
 	p.comms = gtsc_comm_table__new();
 	if (p.out && p.comms)
-		(json ? emit_json : emit_text)(&p, c, rec);
+		(json ? gt_emit_json : gt_emit_text)(&p, c, rec);
 	if (p.out)
 		fclose(p.out);
 	gtsc_comm_table__free(p.comms);
@@ -217,8 +217,8 @@ static void test_syscall_classes(struct test_ctx *t)
 	CHECK(t, r, "open");
 	if (!r)
 		goto out;
-	c = event_class__of(r, &e.hdr);
-	again = event_class__of(r, &e.hdr);
+	c = gt_event_class__of(r, &e.hdr);
+	again = gt_event_class__of(r, &e.hdr);
 	CHECK(t, c && c == again, "read's class not built once (%p, %p)", c, again);
 	CHECK(t, c && c->style == GTSC_CLASS_CALL && c->nr_fields == 6, "read: %u fields",
 	      c ? c->nr_fields : 0);
@@ -232,16 +232,16 @@ static void test_syscall_classes(struct test_ctx *t)
 		CHECK(t, c->fields[5].type == GTSC_FT_PAYLOAD, "no data field last");
 	}
 	e.nr = 39;
-	c = event_class__of(r, &e.hdr);
+	c = gt_event_class__of(r, &e.hdr);
 	CHECK(t, c && c->nr_fields == 3, "getpid: %u fields, expected name, nr, data",
 	      c ? c->nr_fields : 0);
 	e.nr = 999;
-	raw = event_class__of(r, &e.hdr);
+	raw = gt_event_class__of(r, &e.hdr);
 	CHECK(t, raw && raw->nr_fields == 9 && !strcmp(raw->fields[2].name, "arg0"),
 	      "an unknown syscall has no raw arguments");
 	e.nr = 0;
 	e.hdr.flags = GTSC_SYS_F_COMPAT;
-	compat = event_class__of(r, &e.hdr);
+	compat = gt_event_class__of(r, &e.hdr);
 	CHECK(t, compat && compat != again && !strcmp(compat->fields[2].name, "compat"),
 	      "an i386 read shares the native class");
 out:
@@ -263,17 +263,17 @@ static void test_fixed_classes(struct test_ctx *t)
 	if (!r)
 		goto out;
 	for (a.kind = 0; a.kind < 3; a.kind++) {
-		c = event_class__of(r, &a.hdr);
+		c = gt_event_class__of(r, &a.hdr);
 		CHECK(t, c && !strcmp(c->name, allocs[a.kind]) && !strcmp(c->group, "kmem"),
 		      "kind %u: %s", a.kind, c ? c->name : "none");
 	}
-	CHECK(t, !event_class__of(r, &a.hdr), "kmem kind 3 has a class");
+	CHECK(t, !gt_event_class__of(r, &a.hdr), "kmem kind 3 has a class");
 	k.event = GTSC_TASK_EXEC;
-	c = event_class__of(r, &k.hdr);
+	c = gt_event_class__of(r, &k.hdr);
 	CHECK(t, c && !strcmp(c->name, "task_exec"), "exec");
 	k.event = GTSC_TASK_COMM;
-	CHECK(t, !event_class__of(r, &k.hdr), "a task comm record has a class");
-	CHECK(t, !event_class__of(r, &other), "an unknown record type has a class");
+	CHECK(t, !gt_event_class__of(r, &k.hdr), "a task comm record has a class");
+	CHECK(t, !gt_event_class__of(r, &other), "an unknown record type has a class");
 out:
 	gtsc_reader__close(r);
 	unlink(path);

@@ -150,7 +150,7 @@ static void test_btf_proto(struct test_ctx *t)
 	      "line: %s", sb.buf);
 	CHECK(t, sb.buf && strstr(sb.buf, "\tp8\tstruct file *\tfile\t"), "file arg: %s", sb.buf);
 	CHECK(t, sb.buf && strstr(sb.buf, "\tu8\tsize_t\tcount\t"), "count arg: %s", sb.buf);
-	strbuf_free(&sb);
+	gt_strbuf_free(&sb);
 	btf__free(btf);
 }
 

@@ -25,17 +25,17 @@ static struct kmem_analysis *analyse(const char *path, const __u32 *pids, size_t
 {
 	struct kmem_analysis_opts ao = { .sz = sizeof(ao), .pids = pids, .nr_pids = nr_pids };
 	struct gtsc_reader *r = gtsc_reader__open(path, NULL);
-	struct kmem_analysis *a = kmem_analysis__new(&ao);
+	struct kmem_analysis *a = gt_kmem_analysis__new(&ao);
 	const struct gtsc_rec_hdr *rec;
 	int err = !r || !a;
 
 	while (!err && gtsc_reader__next(r, &rec) > 0)
-		err = kmem_analysis__add(a, rec);
+		err = gt_kmem_analysis__add(a, rec);
 	if (!err)
-		err = kmem_analysis__finish(a, 0);
+		err = gt_kmem_analysis__finish(a, 0);
 	gtsc_reader__close(r);
 	if (err) {
-		kmem_analysis__free(a);
+		gt_kmem_analysis__free(a);
 		return NULL;
 	}
 	return a;
@@ -119,7 +119,7 @@ static void test_planted_errors(struct test_ctx *t)
 
 	if (!a)
 		return;
-	res = kmem_analysis__results(a);
+	res = gt_kmem_analysis__results(a);
 	CHECK(t, errs(res, KMEM_ERR_CACHE_KFREE) == 1, "cache->kfree %llu",
 	      (unsigned long long)errs(res, KMEM_ERR_CACHE_KFREE));
 	CHECK(t, errs(res, KMEM_ERR_KMALLOC_CACHE_FREE) == 1, "kmalloc->cache_free");
@@ -152,7 +152,7 @@ static void test_planted_errors(struct test_ctx *t)
 	CHECK(t, res->kind[K].pingpong == 1 && site(res, 1)->pingpong == 1, "pingpong %llu",
 	      (unsigned long long)res->kind[K].pingpong);
 	CHECK(t, res->kind[P].pingpong == 1, "page pingpong");
-	kmem_analysis__free(a);
+	gt_kmem_analysis__free(a);
 }
 
 /* What perf kmem stat prints, from the same planted events. */
@@ -164,7 +164,7 @@ static void test_totals(struct test_ctx *t)
 
 	if (!a)
 		return;
-	res = kmem_analysis__results(a);
+	res = gt_kmem_analysis__results(a);
 	k = res->kind;
 	/* every allocation event counts, the failed one too (perf does) */
 	CHECK(t, k[K].allocs == 8 && k[C].allocs == 1, "allocs %llu %llu",
@@ -194,7 +194,7 @@ static void test_totals(struct test_ctx *t)
 	      site(res, 1)->allocs == 1 && site(res, 1)->frees == 1 &&
 		      site(res, 1)->bytes_req == 100 && site(res, 1)->bytes_alloc == 128,
 	      "site 1");
-	kmem_analysis__free(a);
+	gt_kmem_analysis__free(a);
 }
 
 static void test_cache_groups(struct test_ctx *t)
@@ -205,7 +205,7 @@ static void test_cache_groups(struct test_ctx *t)
 
 	if (!a)
 		return;
-	res = kmem_analysis__results(a);
+	res = gt_kmem_analysis__results(a);
 	for (size_t i = 0; i < res->nr_groups; i++) {
 		const struct gtsc_kmem_group *g = &res->groups[i];
 
@@ -216,7 +216,7 @@ static void test_cache_groups(struct test_ctx *t)
 	}
 	CHECK(t, named, "test_cache not counted with its name");
 	CHECK(t, kmalloc64, "kmalloc-64 not counted");
-	kmem_analysis__free(a);
+	gt_kmem_analysis__free(a);
 }
 
 static void test_pid_filter(struct test_ctx *t)
@@ -235,11 +235,11 @@ static void test_pid_filter(struct test_ctx *t)
 	CHECK(t, a, "analysis failed");
 	if (!a)
 		goto out;
-	res = kmem_analysis__results(a);
+	res = gt_kmem_analysis__results(a);
 	CHECK(t, res->events == 2 && res->kind[K].allocs == 2 && res->kind[K].bytes_req == 30,
 	      "events %llu", (unsigned long long)res->events);
 	CHECK(t, errs(res, KMEM_ERR_DOUBLE_FREE) == 0, "other pids' errors counted");
-	kmem_analysis__free(a);
+	gt_kmem_analysis__free(a);
 out:
 	unlink(kt.path);
 }
@@ -250,7 +250,7 @@ out:
  */
 static void test_bounded_memory(struct test_ctx *t)
 {
-	struct kmem_analysis *a = kmem_analysis__new(NULL);
+	struct kmem_analysis *a = gt_kmem_analysis__new(NULL);
 	const struct kmem_results *res;
 	const __u64 n = 3000000;
 	int err = 0;
@@ -271,20 +271,20 @@ static void test_bounded_memory(struct test_ctx *t)
 			.ptr = PTR(i >= 1000 ? i - 1000 : (__u64)-1),
 		};
 
-		err = kmem_analysis__add(a, &al.hdr);
+		err = gt_kmem_analysis__add(a, &al.hdr);
 		if (!err && i >= 1000)
-			err = kmem_analysis__add(a, &fr.hdr);
+			err = gt_kmem_analysis__add(a, &fr.hdr);
 	}
-	err = err ?: kmem_analysis__finish(a, 0);
+	err = err ?: gt_kmem_analysis__finish(a, 0);
 	CHECK(t, !err, "add failed: %d", err);
-	res = kmem_analysis__results(a);
+	res = gt_kmem_analysis__results(a);
 	CHECK(t, res->live_objects == 1000, "live %zu", res->live_objects);
 	CHECK(t, res->kind[K].frees_matched == n - 1000, "matched %llu",
 	      (unsigned long long)res->kind[K].frees_matched);
 	CHECK(t, res->table_slots <= (1u << 20), "table grew to %zu slots for 1000 live objects",
 	      res->table_slots);
 	CHECK(t, errs(res, KMEM_ERR_PRETRACE_FREE) == 0, "spurious unknown frees");
-	kmem_analysis__free(a);
+	gt_kmem_analysis__free(a);
 }
 
 static void test_objmap_tombstones(struct test_ctx *t)
@@ -301,8 +301,8 @@ static void test_objmap_tombstones(struct test_ctx *t)
 	o = kmem_objmap__lookup(&m, K, 0x1000);
 	kmem_objmap__set(&m, o, KMEM_OBJ_FREED);
 	CHECK(t, m.live == 0 && m.used == 1, "freed: live %zu used %zu", m.live, m.used);
-	CHECK(t, kmem_objmap__peek(&m, K, 0x1000)->state == KMEM_OBJ_FREED, "tombstone gone");
-	kmem_objmap__free(&m);
+	CHECK(t, gt_kmem_objmap__peek(&m, K, 0x1000)->state == KMEM_OBJ_FREED, "tombstone gone");
+	gt_kmem_objmap__free(&m);
 }
 
 static void test_kfree_cache_legality(struct test_ctx *t)
@@ -339,11 +339,11 @@ static void test_gfp_eval(struct test_ctx *t)
 	__u64 v;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		CHECK(t, kmem_gfp__eval(cases[i].expr, strlen(cases[i].expr), &v), "'%s' failed",
+		CHECK(t, gt_kmem_gfp__eval(cases[i].expr, strlen(cases[i].expr), &v), "'%s' failed",
 		      cases[i].expr);
 		CHECK(t, v == cases[i].want, "'%s' = %llx", cases[i].expr, (unsigned long long)v);
 	}
-	CHECK(t, !kmem_gfp__eval("___GFP_IO", 9, &v), "an unexpanded macro evaluated");
+	CHECK(t, !gt_kmem_gfp__eval("___GFP_IO", 9, &v), "an unexpanded macro evaluated");
 }
 
 /* A 6.1-style table (hex literals) with a bit value that moved: the trace's wins. */
@@ -361,38 +361,38 @@ static void test_gfp_from_formats(struct test_ctx *t)
 	struct kmem_gfp_table g;
 	char buf[128];
 
-	CHECK(t, !kmem_gfp__load(&g, fmt, sizeof(fmt) - 1), "load");
+	CHECK(t, !gt_kmem_gfp__load(&g, fmt, sizeof(fmt) - 1), "load");
 	CHECK(t, g.from_trace && g.n == 3, "from_trace %d n %zu", g.from_trace, g.n);
-	kmem_gfp__decode(&g, 0xdc0, buf, sizeof(buf));
+	gt_kmem_gfp__decode(&g, 0xdc0, buf, sizeof(buf));
 	CHECK(t, !strcmp(buf, "GFP_KERNEL|__GFP_ZERO"), "0xdc0 -> %s", buf);
-	kmem_gfp__decode(&g, 0x4000cc0 | 0x1, buf, sizeof(buf));
+	gt_kmem_gfp__decode(&g, 0x4000cc0 | 0x1, buf, sizeof(buf));
 	CHECK(t, !strcmp(buf, "GFP_KERNEL|__GFP_OLDBIT|0x1"), "leftover -> %s", buf);
-	kmem_gfp__decode(&g, 0, buf, sizeof(buf));
+	gt_kmem_gfp__decode(&g, 0, buf, sizeof(buf));
 	CHECK(t, !strcmp(buf, "none"), "0 -> %s", buf);
-	kmem_gfp__free(&g);
-	CHECK(t, !kmem_gfp__load(&g, NULL, 0) && !g.from_trace, "fallback");
-	kmem_gfp__decode(&g, 0x400dc0, buf, sizeof(buf));
+	gt_kmem_gfp__free(&g);
+	CHECK(t, !gt_kmem_gfp__load(&g, NULL, 0) && !g.from_trace, "fallback");
+	gt_kmem_gfp__decode(&g, 0x400dc0, buf, sizeof(buf));
 	CHECK(t, !strcmp(buf, "GFP_KERNEL_ACCOUNT|__GFP_ZERO"), "fallback 0x400dc0 -> %s", buf);
-	kmem_gfp__free(&g);
+	gt_kmem_gfp__free(&g);
 }
 
 /* PATH through the batch path (BATCHES) or one record at a time. */
 static struct kmem_analysis *stream(const char *path, bool batches)
 {
 	struct gtsc_reader *r = gtsc_reader__open(path, NULL);
-	struct kmem_analysis *a = kmem_analysis__new(NULL);
+	struct kmem_analysis *a = gt_kmem_analysis__new(NULL);
 	const struct gtsc_rec_hdr *rec;
 	int n = 0;
 
 	if (r && a && !batches) {
-		while ((n = gtsc_reader__next(r, &rec)) > 0 && !kmem_analysis__add(a, rec))
+		while ((n = gtsc_reader__next(r, &rec)) > 0 && !gt_kmem_analysis__add(a, rec))
 			;
-		/* aged to the recording's end, as kmem_stream__run does */
-		n = n ?: kmem_analysis__finish(a, strtoull(gtsc_reader__meta(r, "end_ns") ?: "0",
-							   NULL, 10));
+		/* aged to the recording's end, as gt_kmem_stream__run does */
+		n = n ?: gt_kmem_analysis__finish(a, strtoull(gtsc_reader__meta(r, "end_ns") ?: "0",
+							      NULL, 10));
 	}
-	if (!r || !a || n || (batches && kmem_stream__run(r, a))) {
-		kmem_analysis__free(a);
+	if (!r || !a || n || (batches && gt_kmem_stream__run(r, a))) {
+		gt_kmem_analysis__free(a);
 		a = NULL;
 	}
 	gtsc_reader__close(r);
@@ -414,8 +414,8 @@ static void test_stream_batches(struct test_ctx *t)
 	b = stream(kt.path, true);
 	CHECK(t, a && b, "stream failed");
 	if (a && b) {
-		x = kmem_analysis__results(a);
-		y = kmem_analysis__results(b);
+		x = gt_kmem_analysis__results(a);
+		y = gt_kmem_analysis__results(b);
 		CHECK(t, x->events == y->events && x->events > 50000, "events %llu %llu",
 		      (unsigned long long)x->events, (unsigned long long)y->events);
 		CHECK(t, !memcmp(x->kind, y->kind, sizeof(x->kind)), "kind totals differ");
@@ -424,8 +424,8 @@ static void test_stream_batches(struct test_ctx *t)
 		CHECK(t, x->live_objects == y->live_objects && x->end_ts == y->end_ts,
 		      "live %zu %zu", x->live_objects, y->live_objects);
 	}
-	kmem_analysis__free(a);
-	kmem_analysis__free(b);
+	gt_kmem_analysis__free(a);
+	gt_kmem_analysis__free(b);
 	unlink(kt.path);
 }
 
@@ -455,7 +455,7 @@ static void test_public_api(struct test_ctx *t)
 	CHECK(t, !gtsc_kmem_analysis__summary(a) && errno == EINVAL, "results before finish");
 	CHECK(t, !gtsc_kmem_analysis__read(a, r), "read failed");
 	CHECK(t, gtsc_kmem_analysis__read(a, r) == -EINVAL, "read twice");
-	res = kmem_analysis__results(ref);
+	res = gt_kmem_analysis__results(ref);
 	sum = gtsc_kmem_analysis__summary(a);
 	CHECK(t, sum && sum->events == res->events && sum->nr_sites == res->nr_sites &&
 			 sum->nr_errs == res->nr_errs && sum->live_objects == res->live_objects,
@@ -478,7 +478,7 @@ static void test_public_api(struct test_ctx *t)
 out:
 	gtsc_kmem_analysis__free(a);
 	gtsc_reader__close(r);
-	kmem_analysis__free(ref);
+	gt_kmem_analysis__free(ref);
 	unlink(kt.path);
 }
 

@@ -32,7 +32,7 @@ static void clean_records(struct ktrace *t, int n)
 static void run_check(struct test_ctx *t, const char *path, struct kmem_check *k)
 {
 	memset(k, 0, sizeof(*k));
-	CHECK(t, !kmem_check__run(path, k), "check did not run");
+	CHECK(t, !gt_kmem_check__run(path, k), "check did not run");
 }
 
 /* Ends the trace, checks it into K and removes it. */
@@ -71,7 +71,7 @@ static void test_clean(struct test_ctx *t)
 	CHECK(t, k.s.nr_findings == 0, "%d findings: %s", k.s.nr_findings, k.findings.buf);
 	CHECK(t, k.s.records == 1001, "records %llu", (unsigned long long)k.s.records);
 	CHECK(t, strstr(k.s.format, "kernel 6.18.0, 2 cpus"), "format '%s'", k.s.format);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 /* K found one record out of order, not explained by nesting, and says NEEDLE. */
@@ -98,7 +98,7 @@ static void test_out_of_order(struct test_ctx *t)
 	close_and_check(t, &kt, &k);
 	misordered_once(t, &k, "CPU 0 of the kmem channel has 1 record earlier");
 	one_finding(t, &k, "CPU 0 of the kmem channel has 1 record earlier");
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 /* A kmem record on CPU 0 stamped BACK ns before BASE, then its free at BASE. */
@@ -131,7 +131,7 @@ static void test_preempted_rt(struct test_ctx *t)
 	CHECK(t, has_note(&k, "CPU 0 of the kmem channel has 1 record earlier") &&
 			 has_note(&k, "PREEMPT_RT"),
 	      "notes: %s", k.notes.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 static void kt_sys_exit(struct ktrace *kt, __u16 cpu)
@@ -167,7 +167,7 @@ static void test_preempted_7x(struct test_ctx *t)
 	      k.notes.buf);
 	CHECK(t, k.s.out_of_order == 1 && has_finding(&k, "CPU 0 of the kmem channel has 1 record"),
 	      "out of order %llu: %s", (unsigned long long)k.s.out_of_order, k.findings.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 /*
@@ -188,7 +188,7 @@ static void test_syscall_not_nested(struct test_ctx *t)
 	kt_sys_exit(&kt, 0);
 	close_and_check(t, &kt, &k);
 	misordered_once(t, &k, "CPU 0 of the syscalls channel has 1 record earlier");
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 /* An interrupt's events recorded inside another event's: a note only. */
@@ -212,7 +212,7 @@ static void test_nested_interrupt(struct test_ctx *t)
 	CHECK(t, k.s.nested == 1 && k.s.out_of_order == 0, "nested %llu out of order %llu",
 	      (unsigned long long)k.s.nested, (unsigned long long)k.s.out_of_order);
 	CHECK(t, k.s.nr_findings == 0, "%d findings: %s", k.s.nr_findings, k.findings.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 /*
@@ -318,7 +318,7 @@ static void test_nesting_orders(struct test_ctx *t)
 		if (oc->findings)
 			CHECK(t, has_finding(&k, "CPU 0 of the kmem channel has 1 record earlier"),
 			      "%s: %s", oc->name, k.findings.buf);
-		kmem_check__free(&k);
+		gt_kmem_check__free(&k);
 	}
 }
 
@@ -365,7 +365,7 @@ static void test_bad_crc(struct test_ctx *t)
 	/* the records after the damage are gone, and the check says no more than that */
 	CHECK(t, !has_finding(&k, "records were lost"), "counted the damage twice: %s",
 	      k.findings.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 	unlink(kt.path);
 }
 
@@ -381,7 +381,7 @@ static void test_truncated(struct test_ctx *t)
 	CHECK(t, !stat(kt.path, &st) && !truncate(kt.path, st.st_size * 2 / 3), "truncate");
 	run_check(t, kt.path, &k);
 	CHECK(t, k.s.damaged && has_finding(&k, "truncated"), "findings: %s", k.findings.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 	unlink(kt.path);
 }
 
@@ -405,7 +405,7 @@ static void test_drops(struct test_ctx *t)
 	CHECK(t, has_finding(&k, "drop records count 7 drops, but its trailer 9"), "findings: %s",
 	      k.findings.buf);
 	CHECK(t, k.s.nr_findings == 1, "%d findings: %s", k.s.nr_findings, k.findings.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 static void test_records_lost(struct test_ctx *t)
@@ -418,7 +418,7 @@ static void test_records_lost(struct test_ctx *t)
 	kt.extra_written = 3;
 	close_and_check(t, &kt, &k);
 	one_finding(t, &k, "counts 104 records written by the kernel, but the file holds 101");
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 static void test_unknown_and_bad_size(struct test_ctx *t)
@@ -450,7 +450,7 @@ static void test_unknown_and_bad_size(struct test_ctx *t)
 	      "findings: %s", k.findings.buf);
 	CHECK(t, has_finding(&k, "type 4 of 64 bytes, where 56 are expected"), "findings: %s",
 	      k.findings.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 /*
@@ -480,7 +480,7 @@ static void test_variable_sizes(struct test_ctx *t)
 	close_and_check(t, &kt, &k);
 	CHECK(t, k.s.nr_findings == 0 && k.s.bad_sizes == 0, "%d findings: %s", k.s.nr_findings,
 	      k.findings.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 
 	kt_open(&kt, "varsize_bad", NULL);
 	clean_records(&kt, 20);
@@ -488,7 +488,7 @@ static void test_variable_sizes(struct test_ctx *t)
 	kt_add(&kt, &tp.tp.hdr);
 	close_and_check(t, &kt, &k);
 	one_finding(t, &k, "type 10 of 56 bytes, where 48 are expected");
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 /* kmem consistency: each planted error is one note with its count, and why it proves nothing. */
@@ -523,7 +523,7 @@ static void test_kmem_errors(struct test_ctx *t)
 	CHECK(t, k.s.nr_notes == 3 && k.s.nr_findings == 0 && k.s.kmem_errors == 4,
 	      "%d notes, %d findings, %llu errors: %s%s", k.s.nr_notes, k.s.nr_findings,
 	      (unsigned long long)k.s.kmem_errors, k.notes.buf, k.findings.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 static void test_not_a_trace(struct test_ctx *t)
@@ -539,7 +539,7 @@ static void test_not_a_trace(struct test_ctx *t)
 	run_check(t, path, &k);
 	CHECK(t, !k.s.opened && k.s.nr_findings == 1 && has_finding(&k, "is not a gtsc trace file"),
 	      "findings: %s", k.findings.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 	unlink(path);
 }
 
@@ -586,7 +586,7 @@ static void test_filtered(struct test_ctx *t)
 	      k.findings.buf, k.notes.buf);
 	CHECK(t, has_note(&k, "only the tasks of its filter (pids): a task outside it"),
 	      "notes: %s", k.notes.buf);
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 /*
@@ -627,19 +627,19 @@ static void test_flight(struct test_ctx *t)
 	close_and_check(t, &kt, &k);
 	sound_with_note(t, &k, k.s.overwritten, 100,
 			"kmem channel is a flight channel: it kept the newest 101 of the 201");
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 
 	flight_trace(&kt, "flight-lie", false, 3);
 	close_and_check(t, &kt, &k);
 	one_finding(t, &k, "its rings retained 104 records, but the file holds 101");
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 
 	/* a snapshot holds the flight channels only: the others are accounted, not lost */
 	flight_trace(&kt, "snapshot", true, 0);
 	close_and_check(t, &kt, &k);
 	sound_with_note(t, &k, k.s.not_covered, 500,
 			"syscalls channel (discard) is not in this snapshot");
-	kmem_check__free(&k);
+	gt_kmem_check__free(&k);
 }
 
 static const struct test_case cases[] = {

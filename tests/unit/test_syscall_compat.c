@@ -38,12 +38,12 @@ static const char *text(struct syscall_decoder *d, const struct gtsc_rec_sys_ent
 			const struct gtsc_rec_sys_exit *x, char *buf, size_t size)
 {
 	static struct gtsc_syscall_info si;
-	bool known = syscall_compat_info(e->nr, &si);
+	bool known = gt_syscall_compat_info(e->nr, &si);
 	struct sd_call c = { .nr = e->nr, .si = known ? &si : NULL, .enter = e, .exit = x,
 			     .compat = true };
 	struct gtsc_buf b = { buf, 0, size - 1 };
 
-	syscall_decoder__text(d, &b, &c, SD_WHOLE);
+	gt_syscall_decoder__text(d, &b, &c, SD_WHOLE);
 	buf[b.len] = '\0';
 	return buf;
 }
@@ -53,7 +53,7 @@ static const char *text(struct syscall_decoder *d, const struct gtsc_rec_sys_ent
 static void test_i386_names(struct test_ctx *t)
 {
 	struct sd_opts o = { .style = SD_ARG_NAMES };
-	struct syscall_decoder *d = syscall_decoder__new(&o);
+	struct syscall_decoder *d = gt_syscall_decoder__new(&o);
 	struct gtsc_rec_sys_enter e;
 	struct gtsc_rec_sys_exit x;
 	char buf[256];
@@ -86,25 +86,25 @@ static void test_i386_names(struct test_ctx *t)
 	x = exit_of(499, GTSC_SYS_F_COMPAT, -38);
 	CHECK_TEXT(t, text(d, &e, &x, buf, sizeof(buf)),
 		   "syscall_499(0x1, 0x2, 0x3, 0x11, 0x22, 0x33) = -1 ENOSYS (Function not implemented)");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 static void test_table(struct test_ctx *t)
 {
 	struct gtsc_syscall_info si;
 
-	CHECK(t, !strcmp(syscall_compat_name(11), "execve"), "i386 11");
-	CHECK(t, !strcmp(syscall_compat_name(140), "_llseek"), "i386 140");
-	CHECK(t, syscall_compat_info(140, &si) && si.nr_args == 5, "_llseek's 5 arguments");
-	CHECK(t, syscall_compat_info(22, &si) && si.nr_args == 1, "oldumount's 1 argument");
-	CHECK(t, syscall_compat_info(403, &si) && si.nr_args == 2, "clock_gettime64's 2");
-	CHECK(t, !syscall_compat_name(-1) && !syscall_compat_name(100000), "out of range");
+	CHECK(t, !strcmp(gt_syscall_compat_name(11), "execve"), "i386 11");
+	CHECK(t, !strcmp(gt_syscall_compat_name(140), "_llseek"), "i386 140");
+	CHECK(t, gt_syscall_compat_info(140, &si) && si.nr_args == 5, "_llseek's 5 arguments");
+	CHECK(t, gt_syscall_compat_info(22, &si) && si.nr_args == 1, "oldumount's 1 argument");
+	CHECK(t, gt_syscall_compat_info(403, &si) && si.nr_args == 2, "clock_gettime64's 2");
+	CHECK(t, !gt_syscall_compat_name(-1) && !gt_syscall_compat_name(100000), "out of range");
 }
 
 static void test_json(struct test_ctx *t)
 {
 	struct sd_opts o = { 0 };
-	struct syscall_decoder *d = syscall_decoder__new(&o);
+	struct syscall_decoder *d = gt_syscall_decoder__new(&o);
 	struct gtsc_rec_sys_enter e = enter_of(5, GTSC_SYS_F_COMPAT, 0x1000, 0, 0);
 	struct gtsc_rec_sys_exit x = exit_of(5, GTSC_SYS_F_COMPAT, -2);
 	struct gtsc_syscall_info si;
@@ -112,16 +112,16 @@ static void test_json(struct test_ctx *t)
 	char buf[512];
 	struct gtsc_buf b = { buf, 0, sizeof(buf) - 1 };
 
-	CHECK(t, d && syscall_compat_info(5, &si), "setup");
+	CHECK(t, d && gt_syscall_compat_info(5, &si), "setup");
 	if (!d)
 		return;
-	syscall_decoder__json(d, &b, &c);
+	gt_syscall_decoder__json(d, &b, &c);
 	buf[b.len] = '\0';
 	CHECK_TEXT(t, buf,
 		   "\"syscall\":\"open\",\"nr\":5,\"compat\":true,\"abi\":\"i386\",\"args\":["
 		   "{\"raw\":\"0x1000\"},{\"raw\":\"0\"},{\"raw\":\"0\"}],\"ret\":-2,"
 		   "\"ret_text\":\"-1 ENOENT (No such file or directory)\",\"errno\":\"ENOENT\"");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 struct joined {
@@ -142,20 +142,20 @@ static int on_call(void *ctx, const struct sj_call *c)
 static void test_exec_switch(struct test_ctx *t)
 {
 	struct joined out = { 0 };
-	struct syscall_joiner *j = syscall_joiner__new(SJ_COMPLETE, on_call, &out);
+	struct syscall_joiner *j = gt_syscall_joiner__new(SJ_COMPLETE, on_call, &out);
 	struct gtsc_rec_sys_enter e = enter_of(59, 0, 0x1000, 0x2000, 0x3000);
 	struct gtsc_rec_sys_exit x = exit_of(11, GTSC_SYS_F_COMPAT, 0);
 
 	CHECK(t, j, "joiner");
 	if (!j)
 		return;
-	syscall_joiner__enter(j, &e);
-	syscall_joiner__exit(j, &x);
-	syscall_joiner__finish(j);
+	gt_syscall_joiner__enter(j, &e);
+	gt_syscall_joiner__exit(j, &x);
+	gt_syscall_joiner__finish(j);
 	CHECK(t, out.n == 1, "%d calls, want 1", out.n);
 	CHECK(t, out.c[0].enter && out.c[0].exit && out.c[0].exit->ret == 0 && out.c[0].nr == 59,
 	      "execve not joined with its exit");
-	syscall_joiner__free(j);
+	gt_syscall_joiner__free(j);
 }
 
 int main(void)

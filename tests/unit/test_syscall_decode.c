@@ -110,7 +110,7 @@ static const char *decode(struct syscall_decoder *d, struct out *o,
 			     .exit = ex ? &ex->ex : NULL };
 
 	o->b = (struct gtsc_buf){ o->buf, 0, sizeof(o->buf) - 1 };
-	syscall_decoder__text(d, &o->b, &c, part);
+	gt_syscall_decoder__text(d, &o->b, &c, part);
 	o->buf[o->b.len] = '\0';
 	return o->buf;
 }
@@ -122,14 +122,14 @@ static struct syscall_decoder *bare(void)
 {
 	struct sd_opts o = { .style = 0 };
 
-	return syscall_decoder__new(&o);
+	return gt_syscall_decoder__new(&o);
 }
 
 static void test_openat_forms(struct test_ctx *t)
 {
 	struct sd_opts names = { .style = SD_ARG_NAMES }, types = { .style = SD_ARG_TYPES };
-	struct syscall_decoder *d = bare(), *dn = syscall_decoder__new(&names),
-			       *dt = syscall_decoder__new(&types);
+	struct syscall_decoder *d = bare(), *dn = gt_syscall_decoder__new(&names),
+			       *dt = gt_syscall_decoder__new(&types);
 	struct rec en, ex;
 	struct out o;
 
@@ -149,9 +149,9 @@ static void test_openat_forms(struct test_ctx *t)
 	en.en.args[3] = 0640;
 	CHECK_STR(t, decode(d, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
 		  "openat(AT_FDCWD, \"/etc/hostname\", O_WRONLY|O_CREAT|O_TRUNC, 0640) = 3");
-	syscall_decoder__free(d);
-	syscall_decoder__free(dn);
-	syscall_decoder__free(dt);
+	gt_syscall_decoder__free(d);
+	gt_syscall_decoder__free(dn);
+	gt_syscall_decoder__free(dt);
 }
 
 static void test_unknown_bits(struct test_ctx *t)
@@ -169,7 +169,7 @@ static void test_unknown_bits(struct test_ctx *t)
 	CHECK_STR(t, decode(d, &o, &mmap_si, 9, &en, &ex, SD_WHOLE),
 		  "mmap(NULL, 4096, PROT_READ|PROT_WRITE|0x40000000, "
 		  "MAP_PRIVATE|MAP_ANONYMOUS|0x80000000, -1, 0x26000) = 0x7f0000001000");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 static void test_unknown_syscall(struct test_ctx *t)
@@ -183,7 +183,7 @@ static void test_unknown_syscall(struct test_ctx *t)
 	CHECK_STR(t, decode(d, &o, NULL, 999, &en, &ex, SD_WHOLE),
 		  "syscall_999(0x1, 0x20, 0, 0xffffffffffffffff, 0x5, 0x6) = "
 		  "-1 ENOSYS (Function not implemented)");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 static void test_errno_returns(struct test_ctx *t)
@@ -205,7 +205,7 @@ static void test_errno_returns(struct test_ctx *t)
 	rec_exit(&ex, 10, 200, 0, -4000);
 	CHECK_STR(t, decode(d, &o, &read_si, 0, &en, &ex, SD_WHOLE),
 		  "read(3, 0x1000, 10) = -1 (errno 4000)");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 static void test_fault_and_retry(struct test_ctx *t)
@@ -224,13 +224,13 @@ static void test_fault_and_retry(struct test_ctx *t)
 	rec_str(&ex, 1, "/retried", 0);
 	CHECK_STR(t, decode(d, &o, &openat_si, 257, &en, &ex, SD_WHOLE),
 		  "openat(AT_FDCWD, \"/retried\", O_RDONLY) = 3");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 static void test_truncated_and_quoting(struct test_ctx *t)
 {
 	struct sd_opts s4 = { .max_data = 4 };
-	struct syscall_decoder *d = bare(), *d4 = syscall_decoder__new(&s4);
+	struct syscall_decoder *d = bare(), *d4 = gt_syscall_decoder__new(&s4);
 	static const __u8 elf[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 3, 0, 0, '1', '"', '\\', '\n' };
 	struct rec en, ex;
 	struct out o;
@@ -247,8 +247,8 @@ static void test_truncated_and_quoting(struct test_ctx *t)
 	rec_exit(&ex, 10, 200, 0, -11);
 	CHECK_STR(t, decode(d, &o, &read_si, 0, &en, &ex, SD_WHOLE),
 		  "read(3, 0x1000, 832) = -1 EAGAIN (Resource temporarily unavailable)");
-	syscall_decoder__free(d);
-	syscall_decoder__free(d4);
+	gt_syscall_decoder__free(d);
+	gt_syscall_decoder__free(d4);
 }
 
 static void test_parts(struct test_ctx *t)
@@ -269,14 +269,14 @@ static void test_parts(struct test_ctx *t)
 		  "<... wait4 resumed>) = 1234");
 	CHECK_STR(t, decode(d, &o, &wait4_si, 61, &en, NULL, SD_WHOLE),
 		  "wait4(1234, 0x7ffc2000, 0, NULL) = ?");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 /* A trace without argument info for a syscall: the compiled-in table fills in. */
 static void test_builtin_args(struct test_ctx *t)
 {
 	struct sd_opts names = { .style = SD_ARG_NAMES };
-	struct syscall_decoder *d = syscall_decoder__new(&names);
+	struct syscall_decoder *d = gt_syscall_decoder__new(&names);
 	struct strbuf sb = {};
 	struct rec en, ex;
 	struct out o;
@@ -294,8 +294,8 @@ static void test_builtin_args(struct test_ctx *t)
 					   "\tstruct stat *\tstatbuf\n"),
 	      "stat lost its arguments (tracefs calls it newstat)");
 	CHECK(t, sb.buf && strstr(sb.buf, "\n39\tgetpid\n"), "no getpid line");
-	strbuf_free(&sb);
-	syscall_decoder__free(d);
+	gt_strbuf_free(&sb);
+	gt_syscall_decoder__free(d);
 }
 
 /* Writes DIR/events/syscalls/sys_enter_NAME/format holding FIELDS. */
@@ -347,7 +347,7 @@ static void test_tracefs_user_fields(struct test_ctx *t)
 	CHECK(t, sb.buf && strstr(sb.buf, "\n257\topenat\tint\tdfd\tconst char *\tfilename"
 					   "\tint\tflags\tumode_t\tmode\n"),
 	      "openat's __filename_val taken for an argument");
-	strbuf_free(&sb);
+	gt_strbuf_free(&sb);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK(t, system(cmd) == 0, "rm %s", dir);
 }
@@ -397,7 +397,7 @@ static void test_structs(struct test_ctx *t)
 	rec_exit(&ex, 10, 200, 7, 1);
 	CHECK_STR(t, decode(d, &o, &poll_si, 7, &en, &ex, SD_WHOLE),
 		  "poll([{fd=3, events=POLLIN}, {fd=4, events=POLLOUT|0x8000}], 2, 0) = 1");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 /* What the fixed-size captures (GTSC_CAP_IN_FIXED/OUT_FIXED) carry, in strace's words. */
@@ -505,7 +505,7 @@ static void test_captured_structs(struct test_ctx *t)
 	rec_item(&en, 3, GTSC_PAY_BUF, 0, 0, wide, sizeof(wide));
 	CHECK_STR(t, decode(d, &o, &setsockopt_si, 54, &en, &ex, SD_WHOLE),
 		  "setsockopt(3, SOL_SOCKET, SO_LINGER, 0x9000, 8) = 0");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 static void test_special_args(struct test_ctx *t)
@@ -558,13 +558,13 @@ static void test_special_args(struct test_ctx *t)
 	rec_exit(&ex, 10, 200, 72, 0x8002);
 	CHECK_STR(t, decode(d, &o, &fcntl_si, 72, &en, &ex, SD_WHOLE),
 		  "fcntl(3, F_GETFL) = 0x8002 (flags O_RDWR|O_LARGEFILE)");
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 static void test_json(struct test_ctx *t)
 {
 	struct sd_opts names = { .style = SD_ARG_NAMES };
-	struct syscall_decoder *d = syscall_decoder__new(&names);
+	struct syscall_decoder *d = gt_syscall_decoder__new(&names);
 	struct rec en, ex;
 	struct sd_call c = { .nr = 257, .si = &openat_si, .enter = &en.en, .exit = &ex.ex };
 	struct out o = { .b = { o.buf, 0, sizeof(o.buf) - 1 } };
@@ -572,7 +572,7 @@ static void test_json(struct test_ctx *t)
 	rec_enter(&en, 10, 100, 257, (__u32)-100, 0x1000, 0, 0, 0, 0);
 	rec_str(&en, 1, "/x\"y", 0);
 	rec_exit(&ex, 10, 200, 257, -2);
-	syscall_decoder__json(d, &o.b, &c);
+	gt_syscall_decoder__json(d, &o.b, &c);
 	o.buf[o.b.len] = '\0';
 	CHECK(t, strstr(o.buf, "\"syscall\":\"openat\",\"nr\":257,\"args\":[{\"name\":\"dfd\","
 			       "\"type\":\"int\",\"raw\":\"0xffffff9c\",\"value\":\"AT_FDCWD\"}"),
@@ -581,7 +581,7 @@ static void test_json(struct test_ctx *t)
 	CHECK(t, strstr(o.buf, "\"ret\":-2,\"ret_text\":\"-1 ENOENT (No such file or directory)\","
 			       "\"errno\":\"ENOENT\""),
 	      "ret: %.400s", o.buf);
-	syscall_decoder__free(d);
+	gt_syscall_decoder__free(d);
 }
 
 /* ---- joining ---- */
@@ -601,7 +601,7 @@ static int collect(void *ctx, const struct sj_call *c)
 
 	gtsc_buf__putu(&b, c->tid);
 	gtsc_buf__putc(&b, ' ');
-	syscall_decoder__text(j->d, &b, &sc, c->part);
+	gt_syscall_decoder__text(j->d, &b, &sc, c->part);
 	gtsc_buf__putc(&b, '\n');
 	b.p[b.len] = '\0';
 	return 0;
@@ -610,7 +610,7 @@ static int collect(void *ctx, const struct sj_call *c)
 static void test_join_stream(struct test_ctx *t)
 {
 	struct joined out = { .d = bare() };
-	struct syscall_joiner *j = syscall_joiner__new(SJ_STREAM, collect, &out);
+	struct syscall_joiner *j = gt_syscall_joiner__new(SJ_STREAM, collect, &out);
 	struct rec a, b;
 
 	/*
@@ -618,51 +618,51 @@ static void test_join_stream(struct test_ctx *t)
 	 * read's exit without its enter; 2: read enters, the thread exits.
 	 */
 	rec_enter(&a, 1, 10, 61, 2, 0x1000, 0, 0, 0, 0);
-	syscall_joiner__enter(j, &a.en);
+	gt_syscall_joiner__enter(j, &a.en);
 	rec_enter(&b, 2, 20, 0, 5, 0x2000, 10, 0, 0, 0);
-	syscall_joiner__enter(j, &b.en);
+	gt_syscall_joiner__enter(j, &b.en);
 	rec_exit(&b, 2, 30, 0, 10);
-	syscall_joiner__exit(j, &b.ex);
+	gt_syscall_joiner__exit(j, &b.ex);
 	rec_exit(&a, 1, 40, 61, 2);
-	syscall_joiner__exit(j, &a.ex);
+	gt_syscall_joiner__exit(j, &a.ex);
 	rec_exit(&b, 3, 45, 0, 7); /* entered before the trace */
-	syscall_joiner__exit(j, &b.ex);
+	gt_syscall_joiner__exit(j, &b.ex);
 	rec_enter(&b, 2, 50, 0, 5, 0x2000, 10, 0, 0, 0);
-	syscall_joiner__enter(j, &b.en);
-	syscall_joiner__thread_exit(j, 2, 60);
-	syscall_joiner__finish(j);
+	gt_syscall_joiner__enter(j, &b.en);
+	gt_syscall_joiner__thread_exit(j, 2, 60);
+	gt_syscall_joiner__finish(j);
 	CHECK_STR(t, out.text,
 		  "1 wait4(2,  <unfinished ...>\n"
 		  "2 read(5, 0x2000, 10) = 10\n"
 		  "1 <... wait4 resumed>0x1000, 0, NULL) = 2\n"
 		  "3 <... read resumed>) = 7\n"
 		  "2 read(5, 0x2000, 10) = ?\n");
-	syscall_joiner__free(j);
-	syscall_decoder__free(out.d);
+	gt_syscall_joiner__free(j);
+	gt_syscall_decoder__free(out.d);
 }
 
 static void test_join_complete(struct test_ctx *t)
 {
 	struct joined out = { .d = bare() };
-	struct syscall_joiner *j = syscall_joiner__new(SJ_COMPLETE, collect, &out);
+	struct syscall_joiner *j = gt_syscall_joiner__new(SJ_COMPLETE, collect, &out);
 	struct rec a, b;
 
 	rec_enter(&a, 1, 10, 61, 2, 0x1000, 0, 0, 0, 0);
-	syscall_joiner__enter(j, &a.en);
+	gt_syscall_joiner__enter(j, &a.en);
 	rec_enter(&b, 2, 20, 0, 5, 0x2000, 10, 0, 0, 0);
-	syscall_joiner__enter(j, &b.en);
+	gt_syscall_joiner__enter(j, &b.en);
 	rec_exit(&a, 1, 40, 61, -10);
-	syscall_joiner__exit(j, &a.ex);
+	gt_syscall_joiner__exit(j, &a.ex);
 	/* 2 enters again: its first read's exit was lost */
 	rec_enter(&b, 2, 50, 0, 6, 0x3000, 1, 0, 0, 0);
-	syscall_joiner__enter(j, &b.en);
-	syscall_joiner__finish(j);
+	gt_syscall_joiner__enter(j, &b.en);
+	gt_syscall_joiner__finish(j);
 	CHECK_STR(t, out.text,
 		  "1 wait4(2, 0x1000, 0, NULL) = -1 ECHILD (No child processes)\n"
 		  "2 read(5, 0x2000, 10) = ?\n"
 		  "2 read(6, 0x3000, 1) = ?\n");
-	syscall_joiner__free(j);
-	syscall_decoder__free(out.d);
+	gt_syscall_joiner__free(j);
+	gt_syscall_decoder__free(out.d);
 }
 
 int main(void)

@@ -40,7 +40,7 @@ static void test_names(struct test_ctx *t)
 	      "a named syscall is missing");
 	gt_syscall_set__names(&s, &sb);
 	CHECK(t, sb.buf && !strcmp(sb.buf, "read,write,connect,openat"), "names: %s", sb.buf);
-	strbuf_free(&sb);
+	gt_strbuf_free(&sb);
 }
 
 static void test_glob(struct test_ctx *t)

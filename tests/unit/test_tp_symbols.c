@@ -52,7 +52,7 @@ static void test_fields(struct test_ctx *t)
 	struct tp_sym_field *f = NULL;
 	size_t len, n = 0;
 	char *text = chunk(&len);
-	int err = text ? tp_sym_fields__new(text, len, &f, &n) : -1;
+	int err = text ? gt_tp_sym_fields__new(text, len, &f, &n) : -1;
 	char got[256] = "";
 
 	for (size_t i = 0; i < n; i++)
@@ -69,7 +69,7 @@ static void test_damaged(struct test_ctx *t)
 	static const char bad[] = "event g 4000\nname: x\n";
 	struct tp_sym_field *f = (void *)1;
 	size_t n = 1;
-	int err = tp_sym_fields__new(bad, sizeof(bad) - 1, &f, &n);
+	int err = gt_tp_sym_fields__new(bad, sizeof(bad) - 1, &f, &n);
 
 	CHECK(t, err < 0 && !f && !n, "a cut chunk: err %d, %zu fields", err, n);
 }

@@ -76,7 +76,7 @@ static void *table_get(struct table *t, __u64 key, bool *added)
 static void table_free(struct table *t)
 {
 	free(t->items);
-	kmem_idmap__free(&t->idx);
+	gt_kmem_idmap__free(&t->idx);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -86,7 +86,7 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-struct kmem_analysis *kmem_analysis__new(const struct kmem_analysis_opts *opts)
+struct kmem_analysis *gt_kmem_analysis__new(const struct kmem_analysis_opts *opts)
 {
 	struct kmem_analysis *a;
 	size_t n = OPTS_GET(opts, nr_pids, 0);
@@ -114,11 +114,11 @@ struct kmem_analysis *kmem_analysis__new(const struct kmem_analysis_opts *opts)
 	return a;
 }
 
-void kmem_analysis__free(struct kmem_analysis *a)
+void gt_kmem_analysis__free(struct kmem_analysis *a)
 {
 	if (!a)
 		return;
-	kmem_objmap__free(&a->objs);
+	gt_kmem_objmap__free(&a->objs);
 	table_free(&a->sites);
 	table_free(&a->groups);
 	table_free(&a->gfps);
@@ -490,7 +490,7 @@ static struct kmem_obj *other_slab_kind(struct kmem_analysis *a, const struct gt
 
 	if (r->kind == GTSC_KMEM_PAGE)
 		return NULL;
-	o = kmem_objmap__peek(&a->objs, !r->kind, r->ptr);
+	o = gt_kmem_objmap__peek(&a->objs, !r->kind, r->ptr);
 	return o && o->state == KMEM_OBJ_LIVE ? o : NULL;
 }
 
@@ -565,7 +565,7 @@ static void note_time(struct kmem_analysis *a, __u64 ts)
 		a->res.last_ts = ts;
 }
 
-int kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *rec)
+int gt_kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *rec)
 {
 	const struct gtsc_rec_kmem_alloc *al = (const void *)rec;
 	const struct gtsc_rec_kmem_free *fr = (const void *)rec;
@@ -603,7 +603,7 @@ static void prefetch(const struct kmem_analysis *a, const struct gtsc_rec_hdr *r
 /* Records between an object map slot's prefetch and its use: enough to hide a cache miss. */
 #define AHEAD 8
 
-int kmem_analysis__add_refs(struct kmem_analysis *a, const struct trace_rec_ref *refs, size_t n)
+int gt_kmem_analysis__add_refs(struct kmem_analysis *a, const struct trace_rec_ref *refs, size_t n)
 {
 	size_t i;
 	int err = 0;
@@ -613,7 +613,7 @@ int kmem_analysis__add_refs(struct kmem_analysis *a, const struct trace_rec_ref 
 	for (i = 0; !err && i < n; i++) {
 		if (i + AHEAD < n)
 			prefetch(a, refs[i + AHEAD].rec);
-		err = kmem_analysis__add(a, refs[i].rec);
+		err = gt_kmem_analysis__add(a, refs[i].rec);
 	}
 	return err;
 }
@@ -637,7 +637,7 @@ static void count_live(struct kmem_analysis *a, const struct kmem_obj *o, __u64 
 	}
 }
 
-int kmem_analysis__finish(struct kmem_analysis *a, __u64 end_ns)
+int gt_kmem_analysis__finish(struct kmem_analysis *a, __u64 end_ns)
 {
 	struct kmem_results *res = &a->res;
 
@@ -662,7 +662,7 @@ int kmem_analysis__finish(struct kmem_analysis *a, __u64 end_ns)
 	return 0;
 }
 
-const struct kmem_results *kmem_analysis__results(const struct kmem_analysis *a)
+const struct kmem_results *gt_kmem_analysis__results(const struct kmem_analysis *a)
 {
 	return &a->res;
 }
@@ -720,7 +720,7 @@ const char *gtsc_kmem_err_cause(enum gtsc_kmem_err_class cls, enum gtsc_kmem_kin
 	}
 }
 
-bool kmem_err_benign(enum gtsc_kmem_err_class cls, __u8 kind)
+bool gt_kmem_err_benign(enum gtsc_kmem_err_class cls, __u8 kind)
 {
 	switch (cls) {
 	case KMEM_ERR_PRETRACE_FREE:

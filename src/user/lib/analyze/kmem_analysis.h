@@ -68,26 +68,26 @@ struct kmem_analysis_opts {
 struct kmem_analysis;
 struct trace_rec_ref;
 
-struct kmem_analysis *kmem_analysis__new(const struct kmem_analysis_opts *opts);
-void kmem_analysis__free(struct kmem_analysis *a);
+struct kmem_analysis *gt_kmem_analysis__new(const struct kmem_analysis_opts *opts);
+void gt_kmem_analysis__free(struct kmem_analysis *a);
 /* Feeds one record (other types than kmem are ignored). 0 or -ENOMEM. */
-int kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *rec);
+int gt_kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *rec);
 /*
- * Feeds REFS[0, N)'s records in order, as kmem_analysis__add, with each
+ * Feeds REFS[0, N)'s records in order, as gt_kmem_analysis__add, with each
  * record's object map slot loading (a cache miss) a few records ahead.
  */
-int kmem_analysis__add_refs(struct kmem_analysis *a, const struct trace_rec_ref *refs, size_t n);
+int gt_kmem_analysis__add_refs(struct kmem_analysis *a, const struct trace_rec_ref *refs, size_t n);
 /* Ends the analysis: counts what is live, aged to END_NS (0: the last event). */
-int kmem_analysis__finish(struct kmem_analysis *a, __u64 end_ns);
+int gt_kmem_analysis__finish(struct kmem_analysis *a, __u64 end_ns);
 /* Valid after finish, until free. */
-const struct kmem_results *kmem_analysis__results(const struct kmem_analysis *a);
+const struct kmem_results *gt_kmem_analysis__results(const struct kmem_analysis *a);
 
 /*
  * The classes' names, titles, causes and kfree-on-cache legality are public
  * (gtsc_kmem_err_name, ... in gtsc/kmem.h).  True for classes that are not
  * errors on a whole trace (informational):
  */
-bool kmem_err_benign(enum gtsc_kmem_err_class cls, __u8 kind);
+bool gt_kmem_err_benign(enum gtsc_kmem_err_class cls, __u8 kind);
 
 /* Size class of SIZE: (2^(k-1), 2^k] -> k. */
 static inline unsigned int kmem_size_class(__u32 size)

@@ -42,7 +42,7 @@ struct gtsc_kmem_analysis *gtsc_kmem_analysis__new(const struct gtsc_kmem_analys
 	ka = calloc(1, sizeof(*ka));
 	if (!ka)
 		return errno = ENOMEM, NULL;
-	ka->a = kmem_analysis__new(&ao);
+	ka->a = gt_kmem_analysis__new(&ao);
 	if (!ka->a) {
 		free(ka);
 		return NULL;
@@ -54,7 +54,7 @@ void gtsc_kmem_analysis__free(struct gtsc_kmem_analysis *a)
 {
 	if (!a)
 		return;
-	kmem_analysis__free(a->a);
+	gt_kmem_analysis__free(a->a);
 	free(a);
 }
 
@@ -62,13 +62,13 @@ int gtsc_kmem_analysis__add(struct gtsc_kmem_analysis *a, const struct gtsc_rec_
 {
 	if (!a || !rec || a->res)
 		return -EINVAL;
-	return kmem_analysis__add(a->a, rec);
+	return gt_kmem_analysis__add(a->a, rec);
 }
 
 /* The engine has finished: the results become readable. */
 static void finished(struct gtsc_kmem_analysis *a)
 {
-	const struct kmem_results *res = kmem_analysis__results(a->a);
+	const struct kmem_results *res = gt_kmem_analysis__results(a->a);
 
 	a->res = res;
 	a->sum = (struct gtsc_kmem_summary){
@@ -94,7 +94,7 @@ int gtsc_kmem_analysis__finish(struct gtsc_kmem_analysis *a, __u64 end_ns)
 
 	if (!a || a->res)
 		return -EINVAL;
-	err = kmem_analysis__finish(a->a, end_ns);
+	err = gt_kmem_analysis__finish(a->a, end_ns);
 	if (!err)
 		finished(a);
 	return err;
@@ -107,7 +107,7 @@ int gtsc_kmem_analysis__read(struct gtsc_kmem_analysis *a, struct gtsc_reader *r
 	if (!a || !r || a->res)
 		return -EINVAL;
 	/* decompressing and analysing cost about the same: a pipeline halves the time */
-	err = kmem_stream__run(r, a->a);
+	err = gt_kmem_stream__run(r, a->a);
 	if (!err)
 		finished(a);
 	return err;
@@ -203,7 +203,7 @@ struct gtsc_kmem_gfp *gtsc_kmem_gfp__new(const char *formats, size_t len)
 
 	if (!g)
 		return errno = ENOMEM, NULL;
-	err = kmem_gfp__load(&g->t, formats, len);
+	err = gt_kmem_gfp__load(&g->t, formats, len);
 	if (err) {
 		free(g);
 		return errno = -err, NULL;
@@ -220,7 +220,7 @@ int gtsc_kmem_gfp__decode(const struct gtsc_kmem_gfp *g, __u64 flags, char *buf,
 {
 	if (!g || !buf || !size)
 		return -EINVAL;
-	kmem_gfp__decode(&g->t, flags, buf, size);
+	gt_kmem_gfp__decode(&g->t, flags, buf, size);
 	return 0;
 }
 
@@ -228,7 +228,7 @@ void gtsc_kmem_gfp__free(struct gtsc_kmem_gfp *g)
 {
 	if (!g)
 		return;
-	kmem_gfp__free(&g->t);
+	gt_kmem_gfp__free(&g->t);
 	free(g);
 }
 
@@ -246,7 +246,7 @@ struct gtsc_check *gtsc_check__run(const char *path, const struct gtsc_check_opt
 		return errno = ENOMEM, NULL;
 	k->k.on_progress = OPTS_GET(opts, on_progress, NULL);
 	k->k.ctx = OPTS_GET(opts, ctx, NULL);
-	err = kmem_check__run(path, &k->k);
+	err = gt_kmem_check__run(path, &k->k);
 	if (err) {
 		gtsc_check__free(k);
 		return errno = -err, NULL;
@@ -280,6 +280,6 @@ void gtsc_check__free(struct gtsc_check *k)
 {
 	if (!k)
 		return;
-	kmem_check__free(&k->k);
+	gt_kmem_check__free(&k->k);
 	free(k);
 }

@@ -83,7 +83,7 @@ static void add_sentence(struct strbuf *sb, int *nr, const char *fmt, va_list ap
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[0] = toupper((unsigned char)line[0]); /* the reader's sentences start lower case */
-	strbuf_addf(sb, "%s\n", line);
+	gt_strbuf_addf(sb, "%s\n", line);
 	(*nr)++;
 }
 
@@ -676,7 +676,7 @@ static bool class_is_error(enum gtsc_kmem_err_class cls, __u8 kind, int kfree_ca
 {
 	if (cls == KMEM_ERR_CACHE_KFREE)
 		return kfree_cache_legal == 0;
-	return !kmem_err_benign(cls, kind);
+	return !gt_kmem_err_benign(cls, kind);
 }
 
 static void name_site(const struct gtsc_reader *r, __u64 addr, char *buf, size_t sz)
@@ -753,7 +753,7 @@ static int check_kmem(struct kmem_check *k, const char *path)
 {
 	struct gtsc_reader_opts ro = { .sz = sizeof(ro) };
 	struct gtsc_reader *r = gtsc_reader__open(path, &ro);
-	struct kmem_analysis *a = kmem_analysis__new(NULL);
+	struct kmem_analysis *a = gt_kmem_analysis__new(NULL);
 	char why[512];
 	int err, legal;
 
@@ -761,20 +761,20 @@ static int check_kmem(struct kmem_check *k, const char *path)
 		err = -errno;
 		goto out;
 	}
-	err = kmem_stream__run_cb(r, a, k->on_progress, k->ctx);
+	err = gt_kmem_stream__run_cb(r, a, k->on_progress, k->ctx);
 	if (err)
 		goto out;
 	legal = gtsc_kmem_kfree_cache_legal(gtsc_reader__meta(r, "kernel"));
 	untraced_why(k, r, why, sizeof(why));
 	for (int cls = 0; cls < KMEM_ERR_MAX; cls++)
-		report_class(k, r, kmem_analysis__results(a), cls, legal, why);
+		report_class(k, r, gt_kmem_analysis__results(a), cls, legal, why);
 out:
-	kmem_analysis__free(a);
+	gt_kmem_analysis__free(a);
 	gtsc_reader__close(r);
 	return err;
 }
 
-int kmem_check__run(const char *path, struct kmem_check *k)
+int gt_kmem_check__run(const char *path, struct kmem_check *k)
 {
 	struct pass1 p = { .k = k };
 	struct gtsc_reader *r;
@@ -800,9 +800,9 @@ int kmem_check__run(const char *path, struct kmem_check *k)
 	return err ?: strbuf_err(&k->findings) ?: strbuf_err(&k->warnings) ?: strbuf_err(&k->notes);
 }
 
-void kmem_check__free(struct kmem_check *k)
+void gt_kmem_check__free(struct kmem_check *k)
 {
-	strbuf_free(&k->findings);
-	strbuf_free(&k->warnings);
-	strbuf_free(&k->notes);
+	gt_strbuf_free(&k->findings);
+	gt_strbuf_free(&k->warnings);
+	gt_strbuf_free(&k->notes);
 }

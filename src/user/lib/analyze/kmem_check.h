@@ -26,7 +26,7 @@ struct kmem_check {
 };
 
 /* Checks PATH into K (zeroed by the caller).  0 when the check ran, -errno if it could not. */
-int kmem_check__run(const char *path, struct kmem_check *k);
-void kmem_check__free(struct kmem_check *k);
+int gt_kmem_check__run(const char *path, struct kmem_check *k);
+void gt_kmem_check__free(struct kmem_check *k);
 
 #endif

@@ -51,7 +51,7 @@ static int idmap_grow(struct kmem_idmap *m)
 }
 
 /* Inserts KEY, absent, with index NEXT. */
-int kmem_idmap__add(struct kmem_idmap *m, __u64 key, __u32 next)
+int gt_kmem_idmap__add(struct kmem_idmap *m, __u64 key, __u32 next)
 {
 	size_t h, mask;
 
@@ -67,7 +67,7 @@ int kmem_idmap__add(struct kmem_idmap *m, __u64 key, __u32 next)
 	return 0;
 }
 
-void kmem_idmap__free(struct kmem_idmap *m)
+void gt_kmem_idmap__free(struct kmem_idmap *m)
 {
 	free(m->keys);
 	free(m->vals);
@@ -230,7 +230,7 @@ static int rehash_to(struct kmem_objmap *m, unsigned int bits, __u64 cut)
  * stays short), so that a rebuild is followed by as many inserts again.  A rebuild at the same size
  * reuses the table: no page is faulted in again.
  */
-int kmem_objmap__rehash(struct kmem_objmap *m)
+int gt_kmem_objmap__rehash(struct kmem_objmap *m)
 {
 	size_t tombs = m->used - m->live, keep_tombs, keep = 0;
 	unsigned int bits = OBJMAP_MIN_BITS;
@@ -249,7 +249,7 @@ int kmem_objmap__rehash(struct kmem_objmap *m)
 	return err;
 }
 
-struct kmem_obj *kmem_objmap__peek(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
+struct kmem_obj *gt_kmem_objmap__peek(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
 {
 	struct kmem_obj *o;
 
@@ -259,7 +259,7 @@ struct kmem_obj *kmem_objmap__peek(const struct kmem_objmap *m, __u8 kind, __u64
 	return o->state == KMEM_OBJ_EMPTY ? NULL : o;
 }
 
-void kmem_objmap__free(struct kmem_objmap *m)
+void gt_kmem_objmap__free(struct kmem_objmap *m)
 {
 	if (m->slot)
 		slots_free(m->slot, m->cap);

@@ -50,7 +50,7 @@ static inline bool kmem_idmap__find(const struct kmem_idmap *m, __u64 key, __u32
 	return false;
 }
 
-int kmem_idmap__add(struct kmem_idmap *m, __u64 key, __u32 next);
+int gt_kmem_idmap__add(struct kmem_idmap *m, __u64 key, __u32 next);
 
 /*
  * Index of KEY; a new key gets NEXT (the caller's next free index) and
@@ -64,9 +64,9 @@ static inline int kmem_idmap__intern(struct kmem_idmap *m, __u64 key, __u32 next
 	if (!*added)
 		return 0;
 	*idx = next;
-	return kmem_idmap__add(m, key, next);
+	return gt_kmem_idmap__add(m, key, next);
 }
-void kmem_idmap__free(struct kmem_idmap *m);
+void gt_kmem_idmap__free(struct kmem_idmap *m);
 
 enum kmem_obj_state {
 	KMEM_OBJ_EMPTY = 0,
@@ -125,7 +125,7 @@ static inline struct kmem_obj *kmem_objmap__probe(struct kmem_obj *slot, unsigne
 }
 
 /* Rebuilds the table, dropping old tombstones, at the size the kept entries need. */
-int kmem_objmap__rehash(struct kmem_objmap *m);
+int gt_kmem_objmap__rehash(struct kmem_objmap *m);
 
 /*
  * The slot of (KIND, PTR): the existing entry, or an empty slot with kind and
@@ -137,7 +137,7 @@ static inline struct kmem_obj *kmem_objmap__lookup(struct kmem_objmap *m, __u8 k
 {
 	struct kmem_obj *o;
 
-	if ((m->used + 1) * 2 > m->cap && kmem_objmap__rehash(m))
+	if ((m->used + 1) * 2 > m->cap && gt_kmem_objmap__rehash(m))
 		return NULL;
 	o = kmem_objmap__probe(m->slot, m->bits, kind, ptr);
 	if (o->state == KMEM_OBJ_EMPTY) {
@@ -154,8 +154,8 @@ static inline void kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind,
 		__builtin_prefetch(&m->slot[kmem_hash64(kmem_obj_key(kind, ptr), m->bits)]);
 }
 /* The entry of (KIND, PTR) or NULL; never grows the table. */
-struct kmem_obj *kmem_objmap__peek(const struct kmem_objmap *m, __u8 kind, __u64 ptr);
-void kmem_objmap__free(struct kmem_objmap *m);
+struct kmem_obj *gt_kmem_objmap__peek(const struct kmem_objmap *m, __u8 kind, __u64 ptr);
+void gt_kmem_objmap__free(struct kmem_objmap *m);
 
 /* Moves O (from a lookup) to STATE, keeping the counts right. */
 static inline void kmem_objmap__set(struct kmem_objmap *m, struct kmem_obj *o,

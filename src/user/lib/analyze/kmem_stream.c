@@ -11,23 +11,23 @@ static __u64 end_ns(const struct gtsc_reader *r)
 	return v ? strtoull(v, NULL, 10) : 0;
 }
 
-int kmem_stream__run(struct gtsc_reader *r, struct kmem_analysis *a)
+int gt_kmem_stream__run(struct gtsc_reader *r, struct kmem_analysis *a)
 {
-	return kmem_stream__run_cb(r, a, NULL, NULL);
+	return gt_kmem_stream__run_cb(r, a, NULL, NULL);
 }
 
-int kmem_stream__run_cb(struct gtsc_reader *r, struct kmem_analysis *a,
-			void (*fn)(void *ctx, const struct gtsc_reader *r), void *ctx)
+int gt_kmem_stream__run_cb(struct gtsc_reader *r, struct kmem_analysis *a,
+			   void (*fn)(void *ctx, const struct gtsc_reader *r), void *ctx)
 {
 	const struct trace_rec_ref *refs;
 	ssize_t n;
 	int err = 0;
 
 	while (!err && (n = gt_reader__next_span(r, &refs)) > 0) {
-		err = kmem_analysis__add_refs(a, refs, (size_t)n);
+		err = gt_kmem_analysis__add_refs(a, refs, (size_t)n);
 		if (fn)
 			fn(ctx, r);
 	}
 	err = err ?: (int)n;
-	return err ?: kmem_analysis__finish(a, end_ns(r));
+	return err ?: gt_kmem_analysis__finish(a, end_ns(r));
 }

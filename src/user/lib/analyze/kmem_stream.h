@@ -16,10 +16,10 @@
 struct gtsc_reader;
 struct kmem_analysis;
 
-/* Every record of R into A, then kmem_analysis__finish(A, trace end). 0 or -errno. */
-int kmem_stream__run(struct gtsc_reader *r, struct kmem_analysis *a);
+/* Every record of R into A, then gt_kmem_analysis__finish(A, trace end). 0 or -errno. */
+int gt_kmem_stream__run(struct gtsc_reader *r, struct kmem_analysis *a);
 /* The same, calling FN(CTX, R) after each span of records (a progress line). */
-int kmem_stream__run_cb(struct gtsc_reader *r, struct kmem_analysis *a,
-			void (*fn)(void *ctx, const struct gtsc_reader *r), void *ctx);
+int gt_kmem_stream__run_cb(struct gtsc_reader *r, struct kmem_analysis *a,
+			   void (*fn)(void *ctx, const struct gtsc_reader *r), void *ctx);
 
 #endif

@@ -314,13 +314,13 @@ static struct gtsc_event_class *build_tracepoint(const struct gtsc_reader *r,
 	if (id == ~0ULL)
 		return NULL;
 	if (!*state)
-		*state = tp_formats__new(r);
-	return *state ? tp_class__build(*state, id) : NULL;
+		*state = gt_tp_formats__new(r);
+	return *state ? gt_tp_class__build(*state, id) : NULL;
 }
 
 static void free_tracepoint_state(void *state)
 {
-	tp_formats__free(state);
+	gt_tp_formats__free(state);
 }
 
 /* ---- the registry ---- */
@@ -434,8 +434,8 @@ static const struct gtsc_event_class *built_class(const struct gtsc_reader *r,
 	return b->cls;
 }
 
-const struct gtsc_event_class *event_class__of(const struct gtsc_reader *r,
-					       const struct gtsc_rec_hdr *rec)
+const struct gtsc_event_class *gt_event_class__of(const struct gtsc_reader *r,
+						  const struct gtsc_rec_hdr *rec)
 {
 	const struct event_rec_type *rt = NULL;
 	__u64 key;

@@ -36,7 +36,7 @@ struct event_rec_type {
 };
 
 /* REC's class, NULL for records that print nothing (names only, unknown types). */
-const struct gtsc_event_class *event_class__of(const struct gtsc_reader *r,
-					       const struct gtsc_rec_hdr *rec);
+const struct gtsc_event_class *gt_event_class__of(const struct gtsc_reader *r,
+						  const struct gtsc_rec_hdr *rec);
 
 #endif

@@ -158,7 +158,7 @@ static __u64 parse_or(struct cexpr *e)
 	}
 }
 
-bool kmem_gfp__eval(const char *s, size_t len, __u64 *val)
+bool gt_kmem_gfp__eval(const char *s, size_t len, __u64 *val)
 {
 	struct cexpr e = { .p = s, .end = s + len };
 
@@ -227,7 +227,7 @@ static int parse_entry(struct kmem_gfp_table *t, const char *open, const char *c
 	comma = q1;
 	while (comma > open && *comma != ',')
 		comma--;
-	if (comma <= open || !kmem_gfp__eval(open + 1, comma - open - 1, &mask) || !mask)
+	if (comma <= open || !gt_kmem_gfp__eval(open + 1, comma - open - 1, &mask) || !mask)
 		return 1;
 	return add_flag(t, mask, q1 + 1, q2 - q1 - 1) ?: 1;
 }
@@ -317,7 +317,7 @@ static const struct kmem_gfp_flag builtin[] = {
 #undef RECLAIM
 #undef B
 
-int kmem_gfp__load(struct kmem_gfp_table *t, const char *formats, size_t len)
+int gt_kmem_gfp__load(struct kmem_gfp_table *t, const char *formats, size_t len)
 {
 	int err;
 
@@ -340,7 +340,7 @@ int kmem_gfp__load(struct kmem_gfp_table *t, const char *formats, size_t len)
 }
 
 /* As the kernel's trace_print_flags_seq(): a name takes its bits away. */
-void kmem_gfp__decode(const struct kmem_gfp_table *t, __u64 flags, char *buf, size_t sz)
+void gt_kmem_gfp__decode(const struct kmem_gfp_table *t, __u64 flags, char *buf, size_t sz)
 {
 	size_t len = 0;
 
@@ -360,7 +360,7 @@ void kmem_gfp__decode(const struct kmem_gfp_table *t, __u64 flags, char *buf, si
 			 (unsigned long long)flags);
 }
 
-void kmem_gfp__free(struct kmem_gfp_table *t)
+void gt_kmem_gfp__free(struct kmem_gfp_table *t)
 {
 	free(t->flags);
 	*t = (struct kmem_gfp_table){};

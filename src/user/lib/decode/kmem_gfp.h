@@ -25,12 +25,12 @@ struct kmem_gfp_table {
 };
 
 /* Parses FORMATS (EVENT_FORMATS text, may be NULL); 0 or -ENOMEM. */
-int kmem_gfp__load(struct kmem_gfp_table *t, const char *formats, size_t len);
+int gt_kmem_gfp__load(struct kmem_gfp_table *t, const char *formats, size_t len);
 /* FLAGS as the kernel prints them: "GFP_KERNEL|__GFP_ZERO", "none", leftovers in hex. */
-void kmem_gfp__decode(const struct kmem_gfp_table *t, __u64 flags, char *buf, size_t sz);
-void kmem_gfp__free(struct kmem_gfp_table *t);
+void gt_kmem_gfp__decode(const struct kmem_gfp_table *t, __u64 flags, char *buf, size_t sz);
+void gt_kmem_gfp__free(struct kmem_gfp_table *t);
 
 /* Evaluates a C constant expression as tracefs prints them (casts, << | & ~). */
-bool kmem_gfp__eval(const char *s, size_t len, __u64 *val);
+bool gt_kmem_gfp__eval(const char *s, size_t len, __u64 *val);
 
 #endif

@@ -24,13 +24,13 @@ static void add_escaped(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\')
-			strbuf_add(sb, "\\\\", 2);
+			gt_strbuf_add(sb, "\\\\", 2);
 		else if (*s == '\n')
-			strbuf_add(sb, "\\n", 2);
+			gt_strbuf_add(sb, "\\n", 2);
 		else if (*s == '\t')
-			strbuf_add(sb, "\\t", 2);
+			gt_strbuf_add(sb, "\\t", 2);
 		else
-			strbuf_add(sb, s, 1);
+			gt_strbuf_add(sb, s, 1);
 	}
 }
 
@@ -50,9 +50,9 @@ int gt_printf__collect(struct bpf_object *obj, struct strbuf *sb)
 	for (end = p + size; p < end; p += strnlen(p, end - p) + 1) {
 		if (!*p)
 			continue;
-		strbuf_addf(sb, "%08x\t", gtsc_printf_hash(p));
+		gt_strbuf_addf(sb, "%08x\t", gtsc_printf_hash(p));
 		add_escaped(sb, p);
-		strbuf_add(sb, "\n", 1);
+		gt_strbuf_add(sb, "\n", 1);
 		n++;
 	}
 	return strbuf_err(sb) ?: n;

@@ -44,7 +44,7 @@ static const struct gtsc_syscall_info *compat_of(struct gtsc_syscall_decoder *d,
 {
 	struct gtsc_syscall_info si;
 
-	if (nr < 0 || nr >= NR_CACHE || !syscall_compat_info(nr, &si))
+	if (nr < 0 || nr >= NR_CACHE || !gt_syscall_compat_info(nr, &si))
 		return NULL;
 	if (!d->compat[nr]) {
 		d->compat[nr] = malloc(sizeof(si));
@@ -81,7 +81,7 @@ static int on_call(void *ctx, const struct sj_call *c)
 		.pid = c->pid,
 		.tid = c->tid,
 		.nr = c->nr,
-		.failed = sd_call_failed(&sc),
+		.failed = gt_sd_call_failed(&sc),
 		.ts = c->ts,
 		.enter = c->enter,
 		.exit = c->exit,
@@ -110,8 +110,8 @@ struct gtsc_syscall_decoder *gtsc_syscall_decoder__new(const struct gtsc_reader 
 	d->r = r;
 	d->fn = OPTS_GET(opts, fn, NULL);
 	d->ctx = OPTS_GET(opts, ctx, NULL);
-	d->dec = syscall_decoder__new(&so);
-	d->join = syscall_joiner__new(mode, on_call, d);
+	d->dec = gt_syscall_decoder__new(&so);
+	d->join = gt_syscall_joiner__new(mode, on_call, d);
 	if (!d->dec || !d->join) {
 		gtsc_syscall_decoder__free(d);
 		return errno = ENOMEM, NULL;
@@ -123,8 +123,8 @@ void gtsc_syscall_decoder__free(struct gtsc_syscall_decoder *d)
 {
 	if (!d)
 		return;
-	syscall_joiner__free(d->join);
-	syscall_decoder__free(d->dec);
+	gt_syscall_joiner__free(d->join);
+	gt_syscall_decoder__free(d->dec);
 	for (int i = 0; i < NR_CACHE; i++)
 		free(d->compat[i]);
 	free(d);
@@ -140,17 +140,17 @@ int gtsc_syscall_decoder__push(struct gtsc_syscall_decoder *d, const struct gtsc
 	case GTSC_REC_SYS_ENTER:
 		if (rec->size < sizeof(struct gtsc_rec_sys_enter))
 			return -EINVAL;
-		return syscall_joiner__enter(d->join, (const void *)rec);
+		return gt_syscall_joiner__enter(d->join, (const void *)rec);
 	case GTSC_REC_SYS_EXIT:
 		if (rec->size < sizeof(struct gtsc_rec_sys_exit))
 			return -EINVAL;
-		return syscall_joiner__exit(d->join, (const void *)rec);
+		return gt_syscall_joiner__exit(d->join, (const void *)rec);
 	case GTSC_REC_TASK:
 		if (rec->size < sizeof(*tk))
 			return -EINVAL;
 		if (tk->event != GTSC_TASK_EXIT)
 			return 0;
-		return syscall_joiner__thread_exit(d->join, rec->tid, rec->ts_ns);
+		return gt_syscall_joiner__thread_exit(d->join, rec->tid, rec->ts_ns);
 	default:
 		return 0;
 	}
@@ -158,17 +158,17 @@ int gtsc_syscall_decoder__push(struct gtsc_syscall_decoder *d, const struct gtsc
 
 bool gtsc_syscall_decoder__in_call(const struct gtsc_syscall_decoder *d, __u32 tid)
 {
-	return d && syscall_joiner__in_call(d->join, tid);
+	return d && gt_syscall_joiner__in_call(d->join, tid);
 }
 
 int gtsc_syscall_decoder__interrupt(struct gtsc_syscall_decoder *d)
 {
-	return d ? syscall_joiner__interrupt(d->join) : -EINVAL;
+	return d ? gt_syscall_joiner__interrupt(d->join) : -EINVAL;
 }
 
 int gtsc_syscall_decoder__finish(struct gtsc_syscall_decoder *d)
 {
-	return d ? syscall_joiner__finish(d->join) : -EINVAL;
+	return d ? gt_syscall_joiner__finish(d->join) : -EINVAL;
 }
 
 /* snprintf's contract on a gtsc_buf: at most SIZE - 1 bytes and a NUL. */
@@ -217,7 +217,7 @@ int gtsc_syscall_decoder__text(struct gtsc_syscall_decoder *d, const struct gtsc
 	if (!d || !call || !buf_ok(buf, size) || (unsigned int)call->part > GTSC_SYSCALL_RESUMED)
 		return -EINVAL;
 	sc = sd_call_of(d, call);
-	syscall_decoder__text(d->dec, &b, &sc, (enum sd_part)call->part);
+	gt_syscall_decoder__text(d->dec, &b, &sc, (enum sd_part)call->part);
 	return buf_end(&b, size);
 }
 
@@ -230,7 +230,7 @@ int gtsc_syscall_decoder__json(struct gtsc_syscall_decoder *d, const struct gtsc
 	if (!d || !call || !buf_ok(buf, size))
 		return -EINVAL;
 	sc = sd_call_of(d, call);
-	syscall_decoder__json(d->dec, &b, &sc);
+	gt_syscall_decoder__json(d->dec, &b, &sc);
 	return buf_end(&b, size);
 }
 
@@ -249,7 +249,7 @@ const char *gtsc_syscall_decoder__name(struct gtsc_syscall_decoder *d, int nr, c
 				      .compat = true };
 	else
 		c = (struct sd_call){ .nr = nr, .si = syscall_of(d, nr) };
-	name = sd_call_name(&c, tmp);
+	name = gt_sd_call_name(&c, tmp);
 	if (name != tmp)
 		return name;
 	if (!size || strlen(tmp) >= size)
@@ -272,7 +272,7 @@ int gtsc_syscall_decoder__task_exit(struct gtsc_syscall_decoder *d, const struct
 		gtsc_buf__putu(&b, (tk->exit_code >> 8) & 0xff);
 	} else {
 		gtsc_buf__puts(&b, "+++ killed by ");
-		sp_signal(&b, sig);
+		gt_sp_signal(&b, sig);
 		if (tk->exit_code & 0x80)
 			gtsc_buf__puts(&b, " (core dumped)");
 	}
@@ -282,5 +282,5 @@ int gtsc_syscall_decoder__task_exit(struct gtsc_syscall_decoder *d, const struct
 
 unsigned int gtsc_decode_tables_version(void)
 {
-	return decode_tables_version;
+	return gt_decode_tables_version;
 }

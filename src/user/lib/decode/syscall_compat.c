@@ -83,14 +83,14 @@ static int compat_nr_args(const char *name)
 	return b ? b->nr_args : 6; /* as strace shows a call it has no entry for */
 }
 
-const char *syscall_compat_name(int nr)
+const char *gt_syscall_compat_name(int nr)
 {
 	return nr >= 0 && nr < NR_COMPAT_NAMES ? compat_names[nr] : NULL;
 }
 
-bool syscall_compat_info(int nr, struct gtsc_syscall_info *si)
+bool gt_syscall_compat_info(int nr, struct gtsc_syscall_info *si)
 {
-	const char *name = syscall_compat_name(nr);
+	const char *name = gt_syscall_compat_name(nr);
 
 	if (!name)
 		return false;

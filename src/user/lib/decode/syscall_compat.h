@@ -15,11 +15,11 @@
 struct gtsc_syscall_info;
 
 /* i386 syscall NR's name, NULL if unknown. */
-const char *syscall_compat_name(int nr);
+const char *gt_syscall_compat_name(int nr);
 /*
  * Fills SI (name and nr_args; no argument names or types) for i386
  * syscall NR.  False, SI untouched, if NR is unknown.
  */
-bool syscall_compat_info(int nr, struct gtsc_syscall_info *si);
+bool gt_syscall_compat_info(int nr, struct gtsc_syscall_info *si);
 
 #endif

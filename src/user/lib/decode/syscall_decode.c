@@ -51,7 +51,7 @@ struct syscall_decoder {
 	char scratch[SCRATCH_SZ];
 };
 
-struct syscall_decoder *syscall_decoder__new(const struct sd_opts *o)
+struct syscall_decoder *gt_syscall_decoder__new(const struct sd_opts *o)
 {
 	struct syscall_decoder *d = calloc(1, sizeof(*d));
 
@@ -62,7 +62,7 @@ struct syscall_decoder *syscall_decoder__new(const struct sd_opts *o)
 	return d;
 }
 
-void syscall_decoder__free(struct syscall_decoder *d)
+void gt_syscall_decoder__free(struct syscall_decoder *d)
 {
 	free(d);
 }
@@ -90,8 +90,8 @@ static struct sd_arg_rule type_rule(const char *type, const char *name)
 {
 	if (!strncmp(type, "const ", 6) && !strchr(type, '*'))
 		type += 6; /* "const clockid_t" is a clockid_t */
-	for (unsigned int i = 0; i < sd_nr_type_rules; i++) {
-		const struct sd_type_rule *t = &sd_type_rules[i];
+	for (unsigned int i = 0; i < gt_sd_nr_type_rules; i++) {
+		const struct sd_type_rule *t = &gt_sd_type_rules[i];
 
 		if (pattern_ok(t->type, type) && pattern_ok(t->name, name))
 			return t->rule;
@@ -101,9 +101,9 @@ static struct sd_arg_rule type_rule(const char *type, const char *name)
 
 static const struct sd_syscall_rule *syscall_rule(const char *name)
 {
-	for (unsigned int i = 0; i < sd_nr_syscall_rules; i++)
-		if (!strcmp(sd_syscall_rules[i].name, name))
-			return &sd_syscall_rules[i];
+	for (unsigned int i = 0; i < gt_sd_nr_syscall_rules; i++)
+		if (!strcmp(gt_sd_syscall_rules[i].name, name))
+			return &gt_sd_syscall_rules[i];
 	return NULL;
 }
 
@@ -225,7 +225,7 @@ static void ctx_init(struct sd_ctx *x, struct syscall_decoder *d, struct gtsc_bu
 	x->c = c;
 	x->p = plan_of(d, c);
 	x->args = c->enter ? c->enter->args : no_args;
-	x->failed = sd_call_failed(c);
+	x->failed = gt_sd_call_failed(c);
 	x->n_items = 0;
 	if (c->enter && c->enter->payload_len)
 		items_add(x, c->enter, sizeof(*c->enter), c->enter->hdr.size, c->enter->payload_len,
@@ -302,14 +302,14 @@ static void put_data(struct sd_ctx *x, const struct sd_item *it, bool hex, bool 
 		n = x->d->o.max_data;
 		more = true;
 	}
-	sp_quoted(x->b, it->data, n, more, hex);
+	gt_sp_quoted(x->b, it->data, n, more, hex);
 }
 
 /* A captured item by its kind: string, data or sockaddr. */
 static void put_item(struct sd_ctx *x, const struct sd_item *it)
 {
 	if (it->h->kind == GTSC_PAY_SOCKADDR)
-		sp_sockaddr(x->b, it->data, it->h->len);
+		gt_sp_sockaddr(x->b, it->data, it->h->len);
 	else
 		put_data(x, it, false, it->h->kind == GTSC_PAY_BUF);
 }
@@ -321,28 +321,28 @@ static void put_struct(struct sd_ctx *x, enum sd_how how, const struct sd_item *
 	size_t n = it->h->len;
 
 	switch (how) {
-	case D_STAT: sp_stat(x->b, p, n); break;
-	case D_WSTATUS: sp_wstatus(x->b, n >= 4 ? sp_get32(p) : 0); break;
-	case D_INTS: sp_ints(x->b, p, n); break;
-	case D_SIGSET: sp_sigset(x->b, n >= 8 ? sp_get64(p) : 0); break;
-	case D_SIGACTION: sp_sigaction(x->b, p, n); break;
+	case D_STAT: gt_sp_stat(x->b, p, n); break;
+	case D_WSTATUS: gt_sp_wstatus(x->b, n >= 4 ? gt_sp_get32(p) : 0); break;
+	case D_INTS: gt_sp_ints(x->b, p, n); break;
+	case D_SIGSET: gt_sp_sigset(x->b, n >= 8 ? gt_sp_get64(p) : 0); break;
+	case D_SIGACTION: gt_sp_sigaction(x->b, p, n); break;
 	case D_TIMESPEC:
 		gtsc_buf__puts(x->b, "{tv_sec=");
-		gtsc_buf__puti(x->b, n >= 8 ? (__s64)sp_get64(p) : 0);
+		gtsc_buf__puti(x->b, n >= 8 ? (__s64)gt_sp_get64(p) : 0);
 		gtsc_buf__puts(x->b, ", tv_nsec=");
-		gtsc_buf__puti(x->b, n >= 16 ? (__s64)sp_get64(p + 8) : 0);
+		gtsc_buf__puti(x->b, n >= 16 ? (__s64)gt_sp_get64(p + 8) : 0);
 		gtsc_buf__putc(x->b, '}');
 		break;
 	case D_RLIMIT:
 		gtsc_buf__puts(x->b, "{rlim_cur=");
-		sp_rlim(x->b, n >= 8 ? sp_get64(p) : 0);
+		gt_sp_rlim(x->b, n >= 8 ? gt_sp_get64(p) : 0);
 		gtsc_buf__puts(x->b, ", rlim_max=");
-		sp_rlim(x->b, n >= 16 ? sp_get64(p + 8) : 0);
+		gt_sp_rlim(x->b, n >= 16 ? gt_sp_get64(p + 8) : 0);
 		gtsc_buf__putc(x->b, '}');
 		break;
 	case D_HEXBUF: put_data(x, it, true, true); break;
-	case D_POLLFDS: sp_pollfds(x->b, p, n); break;
-	case D_CLONE_ARGS: sp_clone_args(x->b, p, n); break;
+	case D_POLLFDS: gt_sp_pollfds(x->b, p, n); break;
+	case D_CLONE_ARGS: gt_sp_clone_args(x->b, p, n); break;
 	default: put_item(x, it); break;
 	}
 }
@@ -409,8 +409,8 @@ static void put_socklen(struct sd_ctx *x, int i)
 		put_ptr(x->b, x->args[i]);
 		return;
 	}
-	v_in = in ? sp_get32(in->data) : 0;
-	v_out = out ? sp_get32(out->data) : 0;
+	v_in = in ? gt_sp_get32(in->data) : 0;
+	v_out = out ? gt_sp_get32(out->data) : 0;
 	gtsc_buf__putc(x->b, '[');
 	gtsc_buf__putu(x->b, in ? v_in : v_out);
 	if (in && out && v_in != v_out) {
@@ -434,12 +434,12 @@ static void put_fcntl_arg(struct sd_ctx *x, int i)
 	case 1031: /* F_SETPIPE_SZ */
 		gtsc_buf__puti(x->b, (__s32)v);
 		break;
-	case 2: sp_flags(x->b, &xlat_fd_flags, v); break;	   /* F_SETFD */
-	case 4: sp_open_flags(x->b, v); break;			   /* F_SETFL */
-	case 10: sp_signal(x->b, (__s32)v); break;		   /* F_SETSIG */
-	case 1024: sp_enum(x->b, &xlat_lease_type, v); break;	   /* F_SETLEASE */
-	case 1026: sp_flags(x->b, &xlat_notify_flags, v); break; /* F_NOTIFY */
-	case 1033: sp_flags(x->b, &xlat_seals, v); break;	   /* F_ADD_SEALS */
+	case 2: gt_sp_flags(x->b, &gt_xlat_fd_flags, v); break;	   /* F_SETFD */
+	case 4: gt_sp_open_flags(x->b, v); break;			   /* F_SETFL */
+	case 10: gt_sp_signal(x->b, (__s32)v); break;		   /* F_SETSIG */
+	case 1024: gt_sp_enum(x->b, &gt_xlat_lease_type, v); break;	   /* F_SETLEASE */
+	case 1026: gt_sp_flags(x->b, &gt_xlat_notify_flags, v); break; /* F_NOTIFY */
+	case 1033: gt_sp_flags(x->b, &gt_xlat_seals, v); break;	   /* F_ADD_SEALS */
 	default: put_ptr(x->b, v); break;			   /* struct flock * ... */
 	}
 }
@@ -450,8 +450,8 @@ static void put_sock_proto(struct sd_ctx *x, int i)
 
 	switch ((__u32)x->args[0]) {
 	case 2:
-	case 10: sp_enum(x->b, &xlat_inet_proto, v); break; /* AF_INET, AF_INET6 */
-	case 16: sp_enum(x->b, &xlat_netlink_proto, v); break;
+	case 10: gt_sp_enum(x->b, &gt_xlat_inet_proto, v); break; /* AF_INET, AF_INET6 */
+	case 16: gt_sp_enum(x->b, &gt_xlat_netlink_proto, v); break;
 	default: gtsc_buf__puti(x->b, (__s32)v); break;
 	}
 }
@@ -461,10 +461,10 @@ static void put_sockopt(struct sd_ctx *x, int i)
 	__u32 v = x->args[i];
 
 	switch ((__u32)x->args[i - 1]) {
-	case 0: sp_enum(x->b, &xlat_sockopt_ip, v); break;
-	case 1: sp_enum(x->b, &xlat_sockopt_socket, v); break;
-	case 6: sp_enum(x->b, &xlat_sockopt_tcp, v); break;
-	case 41: sp_enum(x->b, &xlat_sockopt_ipv6, v); break;
+	case 0: gt_sp_enum(x->b, &gt_xlat_sockopt_ip, v); break;
+	case 1: gt_sp_enum(x->b, &gt_xlat_sockopt_socket, v); break;
+	case 6: gt_sp_enum(x->b, &gt_xlat_sockopt_tcp, v); break;
+	case 41: gt_sp_enum(x->b, &gt_xlat_sockopt_ipv6, v); break;
 	default: gtsc_buf__puti(x->b, (__s32)v); break;
 	}
 }
@@ -495,7 +495,7 @@ static void put_futex_val3(struct sd_ctx *x, int i)
 		else
 			gtsc_buf__putx(x->b, v);
 		break;
-	case 5: sp_futex_wake_op(x->b, v); break;
+	case 5: gt_sp_futex_wake_op(x->b, v); break;
 	case 4:	 /* CMP_REQUEUE */
 	case 12: /* CMP_REQUEUE_PI */
 		gtsc_buf__putu(x->b, v);
@@ -510,8 +510,8 @@ static void put_prctl_arg2(struct sd_ctx *x, int i)
 	const struct sd_item *it;
 
 	switch (option) {
-	case 1: sp_signal(x->b, (__s32)x->args[i]); return; /* PR_SET_PDEATHSIG */
-	case 4: sp_enum(x->b, &xlat_dumpable, x->args[i]); return;
+	case 1: gt_sp_signal(x->b, (__s32)x->args[i]); return; /* PR_SET_PDEATHSIG */
+	case 4: gt_sp_enum(x->b, &gt_xlat_dumpable, x->args[i]); return;
 	case 15: /* PR_SET_NAME */
 	case 16: /* PR_GET_NAME */
 		it = item_for(x, i, 0, option == 16);
@@ -521,7 +521,7 @@ static void put_prctl_arg2(struct sd_ctx *x, int i)
 			put_ptr(x->b, x->args[i]);
 		return;
 	}
-	if (xlat_name(&xlat_prctl_option, option))
+	if (gt_xlat_name(&gt_xlat_prctl_option, option))
 		gtsc_buf__putu(x->b, x->args[i]);
 	else
 		gtsc_buf__putx(x->b, x->args[i]);
@@ -538,7 +538,7 @@ static void put_value(struct sd_ctx *x, int i)
 	switch (a->r.how) {
 	case D_INT: gtsc_buf__puti(b, arg_sval(x, i)); break;
 	case D_UINT: gtsc_buf__putu(b, arg_val(x, i)); break;
-	case D_OCT: sp_oct(b, arg_val(x, i)); break;
+	case D_OCT: gt_sp_oct(b, arg_val(x, i)); break;
 	case D_FD: gtsc_buf__puti(b, (__s32)x->args[i]); break;
 	case D_DIRFD:
 		if ((__s32)x->args[i] == XLAT_AT_FDCWD)
@@ -552,18 +552,18 @@ static void put_value(struct sd_ctx *x, int i)
 		else
 			gtsc_buf__putu(b, (__u32)x->args[i]);
 		break;
-	case D_ENUM: sp_enum(b, a->r.x, arg_val(x, i)); break;
-	case D_FLAGS: sp_flags(b, a->r.x, arg_val(x, i)); break;
-	case D_OPEN_FLAGS: sp_open_flags(b, (__u32)x->args[i]); break;
-	case D_FMODE: sp_mode(b, (__u32)x->args[i]); break;
-	case D_MMAP_FLAGS: sp_mmap_flags(b, x->args[i]); break;
-	case D_CLONE_FLAGS: sp_clone_flags(b, x->args[i]); break;
-	case D_SIGNAL: sp_signal(b, (__s32)x->args[i]); break;
+	case D_ENUM: gt_sp_enum(b, a->r.x, arg_val(x, i)); break;
+	case D_FLAGS: gt_sp_flags(b, a->r.x, arg_val(x, i)); break;
+	case D_OPEN_FLAGS: gt_sp_open_flags(b, (__u32)x->args[i]); break;
+	case D_FMODE: gt_sp_mode(b, (__u32)x->args[i]); break;
+	case D_MMAP_FLAGS: gt_sp_mmap_flags(b, x->args[i]); break;
+	case D_CLONE_FLAGS: gt_sp_clone_flags(b, x->args[i]); break;
+	case D_SIGNAL: gt_sp_signal(b, (__s32)x->args[i]); break;
 	case D_FCNTL_ARG: put_fcntl_arg(x, i); break;
-	case D_SOCK_TYPE: sp_sock_type(b, (__u32)x->args[i]); break;
+	case D_SOCK_TYPE: gt_sp_sock_type(b, (__u32)x->args[i]); break;
 	case D_SOCK_PROTO: put_sock_proto(x, i); break;
 	case D_SOCKOPT: put_sockopt(x, i); break;
-	case D_FUTEX_OP: sp_futex_op(b, x->args[i]); break;
+	case D_FUTEX_OP: gt_sp_futex_op(b, x->args[i]); break;
 	case D_FUTEX_ARG3:
 		if (!futex_has_timeout(x->args[1]))
 			gtsc_buf__putu(b, (__u32)x->args[i]);
@@ -573,7 +573,7 @@ static void put_value(struct sd_ctx *x, int i)
 			put_ptr(b, x->args[i]);
 		break;
 	case D_FUTEX_VAL3: put_futex_val3(x, i); break;
-	case D_IOCTL_CMD: sp_ioctl_cmd(b, x->args[i]); break;
+	case D_IOCTL_CMD: gt_sp_ioctl_cmd(b, x->args[i]); break;
 	case D_PRCTL_ARG2: put_prctl_arg2(x, i); break;
 	case D_SOCKLEN: put_socklen(x, i); break;
 	case D_SOCKOPT_VAL:
@@ -670,14 +670,14 @@ static int put_args(struct sd_ctx *x, int from, bool stop_at_out)
 
 /* ---- the return value ---- */
 
-bool sd_call_failed(const struct sd_call *c)
+bool gt_sd_call_failed(const struct sd_call *c)
 {
 	return c->exit && c->exit->ret < 0 && c->exit->ret >= -ERRNO_MAX;
 }
 
 static void put_error(struct gtsc_buf *b, __s64 ret)
 {
-	const struct xlat_errno *e = xlat_errno(-ret);
+	const struct xlat_errno *e = gt_xlat_errno(-ret);
 	bool restart = -ret == 512 || -ret == 513 || -ret == 514 || -ret == 516;
 
 	/* The ERESTART family never reaches the caller: the call is restarted. */
@@ -704,19 +704,19 @@ static void put_ret_flags(struct gtsc_buf *b, __s64 ret, const char *what, const
 	gtsc_buf__puts(b, what);
 	gtsc_buf__putc(b, ' ');
 	if (x)
-		sp_flags(b, x, ret);
+		gt_sp_flags(b, x, ret);
 	else
-		sp_open_flags(b, ret);
+		gt_sp_open_flags(b, ret);
 	gtsc_buf__putc(b, ')');
 }
 
 static void put_ret_fcntl(struct sd_ctx *x, __s64 ret)
 {
 	switch ((__u32)x->args[1]) {
-	case 1: put_ret_flags(x->b, ret, "flags", &xlat_fd_flags); break; /* F_GETFD */
+	case 1: put_ret_flags(x->b, ret, "flags", &gt_xlat_fd_flags); break; /* F_GETFD */
 	case 3: put_ret_flags(x->b, ret, "flags", NULL); break;		  /* F_GETFL */
-	case 1025: sp_enum(x->b, &xlat_lease_type, ret); break;		  /* F_GETLEASE */
-	case 1034: put_ret_flags(x->b, ret, "seals", &xlat_seals); break; /* F_GET_SEALS */
+	case 1025: gt_sp_enum(x->b, &gt_xlat_lease_type, ret); break;		  /* F_GETLEASE */
+	case 1034: put_ret_flags(x->b, ret, "seals", &gt_xlat_seals); break; /* F_GET_SEALS */
 	default: gtsc_buf__puti(x->b, ret); break;
 	}
 }
@@ -738,7 +738,7 @@ static void put_ret(struct sd_ctx *x)
 	}
 	switch (kind) {
 	case R_HEX: gtsc_buf__putx(x->b, ret); break;
-	case R_OCT: sp_oct(x->b, ret); break;
+	case R_OCT: gt_sp_oct(x->b, ret); break;
 	case R_FCNTL:
 		if (x->c->enter) {
 			put_ret_fcntl(x, ret);
@@ -750,7 +750,7 @@ static void put_ret(struct sd_ctx *x)
 		/* PR_GET_DUMPABLE's answer by name */
 		if (kind == R_PRCTL && x->c->enter && (__u32)x->args[0] == 3) {
 			gtsc_buf__puts(x->b, " (");
-			sp_enum(x->b, &xlat_dumpable, ret);
+			gt_sp_enum(x->b, &gt_xlat_dumpable, ret);
 			gtsc_buf__putc(x->b, ')');
 		}
 		break;
@@ -759,7 +759,7 @@ static void put_ret(struct sd_ctx *x)
 
 /* ---- entry points ---- */
 
-const char *sd_call_name(const struct sd_call *c, char tmp[24])
+const char *gt_sd_call_name(const struct sd_call *c, char tmp[24])
 {
 	struct gtsc_buf b = { tmp, 0, 23 };
 
@@ -814,7 +814,7 @@ static void compat_ctx(struct sd_ctx *x, struct syscall_decoder *d, struct gtsc_
 	x->b = b;
 	x->c = c;
 	x->p = &none;
-	x->failed = sd_call_failed(c);
+	x->failed = gt_sd_call_failed(c);
 }
 
 static void compat_text(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c,
@@ -842,12 +842,12 @@ static void compat_text(struct syscall_decoder *d, struct gtsc_buf *b, const str
 	put_ret(&x);
 }
 
-void syscall_decoder__text(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c,
-			   enum sd_part part)
+void gt_syscall_decoder__text(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c,
+			      enum sd_part part)
 {
 	struct sd_ctx x;
 	char tmp[24];
-	const char *name = sd_call_name(c, tmp);
+	const char *name = gt_sd_call_name(c, tmp);
 	int k;
 
 	if (c->compat) {
@@ -930,11 +930,11 @@ static void compat_json_args(struct gtsc_buf *b, const struct sd_call *c)
 	gtsc_buf__putc(b, ']');
 }
 
-void syscall_decoder__json(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c)
+void gt_syscall_decoder__json(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c)
 {
 	struct sd_ctx x;
 	char tmp[24];
-	const char *name = sd_call_name(c, tmp);
+	const char *name = gt_sd_call_name(c, tmp);
 	struct gtsc_buf r = { d->scratch, 0, sizeof(d->scratch) };
 
 	if (c->compat)
@@ -965,7 +965,7 @@ void syscall_decoder__json(struct syscall_decoder *d, struct gtsc_buf *b, const 
 	gtsc_buf__puts(b, ",\"ret_text\":");
 	gtsc_buf__put_json(b, r.p + 3, r.len - 3); /* without " = " */
 	if (x.failed) {
-		const struct xlat_errno *e = xlat_errno(-c->exit->ret);
+		const struct xlat_errno *e = gt_xlat_errno(-c->exit->ret);
 
 		gtsc_buf__puts(b, ",\"errno\":");
 		if (e)

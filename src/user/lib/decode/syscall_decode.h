@@ -26,7 +26,7 @@ struct gtsc_syscall_info;
 struct syscall_decoder;
 
 /* Version of the rules and tables (syscall_rules.c); traces record it as decode_tables=N. */
-extern const unsigned int decode_tables_version;
+extern const unsigned int gt_decode_tables_version;
 
 enum sd_style {
 	SD_ARG_NAMES = 1 << 0, /* "fd: 3" (the default of report --syscalls) */
@@ -62,22 +62,22 @@ enum sd_part {
  * A decoder keeps a plan per syscall number, built on first use from the
  * call's syscall info, which must stay valid (the reader's) while it is used.
  */
-struct syscall_decoder *syscall_decoder__new(const struct sd_opts *o);
-void syscall_decoder__free(struct syscall_decoder *d);
+struct syscall_decoder *gt_syscall_decoder__new(const struct sd_opts *o);
+void gt_syscall_decoder__free(struct syscall_decoder *d);
 
 /* The call's name: the trace's, else "syscall_NNN" (into TMP). */
-const char *sd_call_name(const struct sd_call *c, char tmp[24]);
+const char *gt_sd_call_name(const struct sd_call *c, char tmp[24]);
 /* True if the call returned an error (-4095..-1). */
-bool sd_call_failed(const struct sd_call *c);
+bool gt_sd_call_failed(const struct sd_call *c);
 
 /* Appends the strace-form text of PART of C. */
-void syscall_decoder__text(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c,
-			   enum sd_part part);
+void gt_syscall_decoder__text(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c,
+			      enum sd_part part);
 /*
  * Appends JSON members (no braces): "syscall", "nr", "args" (each with name,
  * type, raw and decoded value), "ret" (null when unknown), "ret_text",
  * "errno" when failed.
  */
-void syscall_decoder__json(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c);
+void gt_syscall_decoder__json(struct syscall_decoder *d, struct gtsc_buf *b, const struct sd_call *c);
 
 #endif

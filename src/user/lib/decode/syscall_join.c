@@ -26,7 +26,7 @@ struct syscall_joiner {
 	__u32 held; /* SJ_STREAM: the one thread in T_HELD, 0 if none */
 };
 
-struct syscall_joiner *syscall_joiner__new(enum sj_mode mode, sj_emit_fn emit, void *ctx)
+struct syscall_joiner *gt_syscall_joiner__new(enum sj_mode mode, sj_emit_fn emit, void *ctx)
 {
 	struct syscall_joiner *j = calloc(1, sizeof(*j));
 
@@ -38,7 +38,7 @@ struct syscall_joiner *syscall_joiner__new(enum sj_mode mode, sj_emit_fn emit, v
 	return j;
 }
 
-void syscall_joiner__free(struct syscall_joiner *j)
+void gt_syscall_joiner__free(struct syscall_joiner *j)
 {
 	if (!j)
 		return;
@@ -121,7 +121,7 @@ static int emit(struct syscall_joiner *j, enum sd_part part, const struct thr *t
 }
 
 /* The held call is interrupted by another line: it shows as unfinished. */
-int syscall_joiner__interrupt(struct syscall_joiner *j)
+int gt_syscall_joiner__interrupt(struct syscall_joiner *j)
 {
 	struct thr *t = j->held ? find(j, j->held) : NULL;
 
@@ -164,7 +164,7 @@ static int hold(struct thr *t, const struct gtsc_rec_sys_enter *e)
 	return 0;
 }
 
-int syscall_joiner__enter(struct syscall_joiner *j, const struct gtsc_rec_sys_enter *e)
+int gt_syscall_joiner__enter(struct syscall_joiner *j, const struct gtsc_rec_sys_enter *e)
 {
 	struct thr *t = find_or_add(j, e->hdr.tid);
 	int err;
@@ -173,7 +173,7 @@ int syscall_joiner__enter(struct syscall_joiner *j, const struct gtsc_rec_sys_en
 		return -ENOMEM;
 	err = end_without_exit(j, t, 0); /* its exit record was lost */
 	if (!err && j->mode == SJ_STREAM)
-		err = syscall_joiner__interrupt(j);
+		err = gt_syscall_joiner__interrupt(j);
 	err = err ?: hold(t, e);
 	if (!err && j->mode == SJ_STREAM)
 		j->held = t->tid;
@@ -193,7 +193,7 @@ static bool same_call(const struct thr *t, const struct gtsc_rec_sys_exit *e)
 	return t->state != T_IDLE && (t->enter->nr == e->nr || e->nr < 0 || abi_changed);
 }
 
-int syscall_joiner__exit(struct syscall_joiner *j, const struct gtsc_rec_sys_exit *e)
+int gt_syscall_joiner__exit(struct syscall_joiner *j, const struct gtsc_rec_sys_exit *e)
 {
 	struct thr *t = find(j, e->hdr.tid);
 	int err = 0;
@@ -203,7 +203,7 @@ int syscall_joiner__exit(struct syscall_joiner *j, const struct gtsc_rec_sys_exi
 	if (err)
 		return err;
 	if (j->mode == SJ_STREAM && j->held && (!t || j->held != t->tid))
-		err = syscall_joiner__interrupt(j);
+		err = gt_syscall_joiner__interrupt(j);
 	if (err)
 		return err;
 	if (!t || t->state == T_IDLE)
@@ -215,23 +215,23 @@ int syscall_joiner__exit(struct syscall_joiner *j, const struct gtsc_rec_sys_exi
 	return err;
 }
 
-int syscall_joiner__thread_exit(struct syscall_joiner *j, __u32 tid, __u64 ts)
+int gt_syscall_joiner__thread_exit(struct syscall_joiner *j, __u32 tid, __u64 ts)
 {
 	struct thr *t = find(j, tid);
 
 	return t ? end_without_exit(j, t, ts) : 0;
 }
 
-bool syscall_joiner__in_call(const struct syscall_joiner *j, __u32 tid)
+bool gt_syscall_joiner__in_call(const struct syscall_joiner *j, __u32 tid)
 {
 	const struct thr *t = find(j, tid);
 
 	return t && t->state != T_IDLE;
 }
 
-int syscall_joiner__finish(struct syscall_joiner *j)
+int gt_syscall_joiner__finish(struct syscall_joiner *j)
 {
-	int err = j->mode == SJ_STREAM ? syscall_joiner__interrupt(j) : 0;
+	int err = j->mode == SJ_STREAM ? gt_syscall_joiner__interrupt(j) : 0;
 
 	for (size_t i = 0; !err && i < j->cap; i++) {
 		struct thr *t = &j->thr[i];

@@ -41,17 +41,17 @@ typedef int (*sj_emit_fn)(void *ctx, const struct sj_call *c);
 
 struct syscall_joiner;
 
-struct syscall_joiner *syscall_joiner__new(enum sj_mode mode, sj_emit_fn emit, void *ctx);
-void syscall_joiner__free(struct syscall_joiner *j);
-int syscall_joiner__enter(struct syscall_joiner *j, const struct gtsc_rec_sys_enter *e);
-int syscall_joiner__exit(struct syscall_joiner *j, const struct gtsc_rec_sys_exit *e);
+struct syscall_joiner *gt_syscall_joiner__new(enum sj_mode mode, sj_emit_fn emit, void *ctx);
+void gt_syscall_joiner__free(struct syscall_joiner *j);
+int gt_syscall_joiner__enter(struct syscall_joiner *j, const struct gtsc_rec_sys_enter *e);
+int gt_syscall_joiner__exit(struct syscall_joiner *j, const struct gtsc_rec_sys_exit *e);
 /* Thread TID is gone (at TS): its call, if any, never returns. */
-int syscall_joiner__thread_exit(struct syscall_joiner *j, __u32 tid, __u64 ts);
+int gt_syscall_joiner__thread_exit(struct syscall_joiner *j, __u32 tid, __u64 ts);
 /* The caller prints a line of its own: a held call comes out as unfinished first. */
-int syscall_joiner__interrupt(struct syscall_joiner *j);
+int gt_syscall_joiner__interrupt(struct syscall_joiner *j);
 /* Whether TID is inside a call the joiner holds (its exit belongs to it). */
-bool syscall_joiner__in_call(const struct syscall_joiner *j, __u32 tid);
+bool gt_syscall_joiner__in_call(const struct syscall_joiner *j, __u32 tid);
 /* End of the records: calls still open come out. */
-int syscall_joiner__finish(struct syscall_joiner *j);
+int gt_syscall_joiner__finish(struct syscall_joiner *j);
 
 #endif

@@ -10,7 +10,7 @@
 #include "syscall_print.h"
 
 /* strace's %#03o: 000, 022, 0644. */
-void sp_oct(struct gtsc_buf *b, __u64 v)
+void gt_sp_oct(struct gtsc_buf *b, __u64 v)
 {
 	if (!v) {
 		gtsc_buf__puts(b, "000");
@@ -21,7 +21,7 @@ void sp_oct(struct gtsc_buf *b, __u64 v)
 }
 
 /* strace's string quoting: C escapes, \ooo (short unless a digit follows), or all \xHH. */
-void sp_quoted(struct gtsc_buf *b, const __u8 *s, size_t n, bool more, bool hex)
+void gt_sp_quoted(struct gtsc_buf *b, const __u8 *s, size_t n, bool more, bool hex)
 {
 	gtsc_buf__putc(b, '"');
 	for (size_t i = 0; i < n; i++) {
@@ -58,7 +58,7 @@ void sp_quoted(struct gtsc_buf *b, const __u8 *s, size_t n, bool more, bool hex)
 		gtsc_buf__puts(b, "...");
 }
 
-const char *xlat_name(const struct xlat *x, __u64 v)
+const char *gt_xlat_name(const struct xlat *x, __u64 v)
 {
 	for (unsigned int i = 0; i < x->n; i++)
 		if (x->e[i].val == v)
@@ -66,9 +66,9 @@ const char *xlat_name(const struct xlat *x, __u64 v)
 	return NULL;
 }
 
-void sp_enum(struct gtsc_buf *b, const struct xlat *x, __u64 v)
+void gt_sp_enum(struct gtsc_buf *b, const struct xlat *x, __u64 v)
 {
-	const char *name = xlat_name(x, v);
+	const char *name = gt_xlat_name(x, v);
 
 	if (name) {
 		gtsc_buf__puts(b, name);
@@ -108,7 +108,7 @@ static void sp_flags_cont(struct gtsc_buf *b, const struct xlat *x, __u64 v, boo
 	}
 }
 
-void sp_flags(struct gtsc_buf *b, const struct xlat *x, __u64 v)
+void gt_sp_flags(struct gtsc_buf *b, const struct xlat *x, __u64 v)
 {
 	if (!v) {
 		gtsc_buf__puts(b, x->zero ? x->zero : "0");
@@ -117,9 +117,9 @@ void sp_flags(struct gtsc_buf *b, const struct xlat *x, __u64 v)
 	sp_flags_cont(b, x, v, false);
 }
 
-void sp_signal(struct gtsc_buf *b, __s64 sig)
+void gt_sp_signal(struct gtsc_buf *b, __s64 sig)
 {
-	const char *name = sig > 0 ? xlat_name(&xlat_signals, sig) : NULL;
+	const char *name = sig > 0 ? gt_xlat_name(&gt_xlat_signals, sig) : NULL;
 
 	if (name) {
 		gtsc_buf__puts(b, name);
@@ -136,14 +136,14 @@ static __u16 sp_get16(const __u8 *p)
 	return p[0] | p[1] << 8;
 }
 
-__u32 sp_get32(const __u8 *p)
+__u32 gt_sp_get32(const __u8 *p)
 {
 	return sp_get16(p) | (__u32)sp_get16(p + 2) << 16;
 }
 
-__u64 sp_get64(const __u8 *p)
+__u64 gt_sp_get64(const __u8 *p)
 {
-	return sp_get32(p) | (__u64)sp_get32(p + 4) << 32;
+	return gt_sp_get32(p) | (__u64)gt_sp_get32(p + 4) << 32;
 }
 
 static void sp_inet(struct gtsc_buf *b, int af, const __u8 *addr)
@@ -154,7 +154,7 @@ static void sp_inet(struct gtsc_buf *b, int af, const __u8 *addr)
 		gtsc_buf__puts(b, s);
 }
 
-void sp_sockaddr(struct gtsc_buf *b, const __u8 *p, size_t n)
+void gt_sp_sockaddr(struct gtsc_buf *b, const __u8 *p, size_t n)
 {
 	__u16 af;
 
@@ -164,7 +164,7 @@ void sp_sockaddr(struct gtsc_buf *b, const __u8 *p, size_t n)
 	}
 	af = sp_get16(p);
 	gtsc_buf__puts(b, "{sa_family=");
-	sp_enum(b, &xlat_address_family, af);
+	gt_sp_enum(b, &gt_xlat_address_family, af);
 	if (af == 1 && n > 2) { /* AF_UNIX; abstract names start with a NUL */
 		const __u8 *path = p + 2;
 		size_t len = n - 2;
@@ -176,7 +176,7 @@ void sp_sockaddr(struct gtsc_buf *b, const __u8 *p, size_t n)
 		} else {
 			len = strnlen((const char *)path, len);
 		}
-		sp_quoted(b, path, len, false, false);
+		gt_sp_quoted(b, path, len, false, false);
 	} else if (af == 2 && n >= 8) { /* AF_INET */
 		gtsc_buf__puts(b, ", sin_port=htons(");
 		gtsc_buf__putu(b, p[2] << 8 | p[3]);
@@ -191,22 +191,22 @@ void sp_sockaddr(struct gtsc_buf *b, const __u8 *p, size_t n)
 		gtsc_buf__puts(b, "), inet_pton(AF_INET6, \"");
 		sp_inet(b, AF_INET6, p + 8);
 		gtsc_buf__puts(b, "\", &sin6_addr), sin6_scope_id=");
-		gtsc_buf__putu(b, sp_get32(p + 24));
+		gtsc_buf__putu(b, gt_sp_get32(p + 24));
 	} else if (af == 16 && n >= 12) { /* AF_NETLINK */
 		gtsc_buf__puts(b, ", nl_pid=");
-		gtsc_buf__putu(b, sp_get32(p + 4));
+		gtsc_buf__putu(b, gt_sp_get32(p + 4));
 		gtsc_buf__puts(b, ", nl_groups=");
-		buf_digits(b, sp_get32(p + 8), 16, 8);
+		buf_digits(b, gt_sp_get32(p + 8), 16, 8);
 	} else if (n > 2) {
 		gtsc_buf__puts(b, ", sa_data=");
-		sp_quoted(b, p + 2, n - 2, false, false);
+		gt_sp_quoted(b, p + 2, n - 2, false, false);
 	}
 	gtsc_buf__putc(b, '}');
 }
 
-void sp_mode(struct gtsc_buf *b, __u64 mode)
+void gt_sp_mode(struct gtsc_buf *b, __u64 mode)
 {
-	const char *type = xlat_name(&xlat_file_type, mode & 0170000);
+	const char *type = gt_xlat_name(&gt_xlat_file_type, mode & 0170000);
 	bool sep = false;
 
 	if (type) {
@@ -214,16 +214,16 @@ void sp_mode(struct gtsc_buf *b, __u64 mode)
 		sep = true;
 	}
 	if (mode & 07000) {
-		sp_flags_cont(b, &xlat_mode_bits, mode & 07000, sep);
+		sp_flags_cont(b, &gt_xlat_mode_bits, mode & 07000, sep);
 		sep = true;
 	}
 	if (sep)
 		gtsc_buf__putc(b, '|');
-	sp_oct(b, mode & 0777);
+	gt_sp_oct(b, mode & 0777);
 }
 
 /* x86-64 struct stat: the summary strace prints without -v. */
-void sp_stat(struct gtsc_buf *b, const __u8 *p, size_t n)
+void gt_sp_stat(struct gtsc_buf *b, const __u8 *p, size_t n)
 {
 	__u32 mode;
 	__u64 rdev;
@@ -232,10 +232,10 @@ void sp_stat(struct gtsc_buf *b, const __u8 *p, size_t n)
 		gtsc_buf__puts(b, "{...}");
 		return;
 	}
-	mode = sp_get32(p + 24);
-	rdev = sp_get64(p + 40);
+	mode = gt_sp_get32(p + 24);
+	rdev = gt_sp_get64(p + 40);
 	gtsc_buf__puts(b, "{st_mode=");
-	sp_mode(b, mode);
+	gt_sp_mode(b, mode);
 	if ((mode & 0170000) == 020000 || (mode & 0170000) == 060000) {
 		gtsc_buf__puts(b, ", st_rdev=makedev(");
 		gtsc_buf__putx(b, ((rdev >> 8) & 0xfff) | ((rdev >> 32) & ~0xfffULL));
@@ -244,12 +244,12 @@ void sp_stat(struct gtsc_buf *b, const __u8 *p, size_t n)
 		gtsc_buf__putc(b, ')');
 	} else {
 		gtsc_buf__puts(b, ", st_size=");
-		gtsc_buf__puti(b, (__s64)sp_get64(p + 48));
+		gtsc_buf__puti(b, (__s64)gt_sp_get64(p + 48));
 	}
 	gtsc_buf__puts(b, ", ...}");
 }
 
-void sp_wstatus(struct gtsc_buf *b, __u32 s)
+void gt_sp_wstatus(struct gtsc_buf *b, __u32 s)
 {
 	gtsc_buf__puts(b, "[{");
 	if ((s & 0x7f) == 0) {
@@ -259,29 +259,29 @@ void sp_wstatus(struct gtsc_buf *b, __u32 s)
 		gtsc_buf__puts(b, "WIFCONTINUED(s)");
 	} else if ((s & 0xff) == 0x7f) {
 		gtsc_buf__puts(b, "WIFSTOPPED(s) && WSTOPSIG(s) == ");
-		sp_signal(b, (s >> 8) & 0xff);
+		gt_sp_signal(b, (s >> 8) & 0xff);
 	} else {
 		gtsc_buf__puts(b, "WIFSIGNALED(s) && WTERMSIG(s) == ");
-		sp_signal(b, s & 0x7f);
+		gt_sp_signal(b, s & 0x7f);
 		if (s & 0x80)
 			gtsc_buf__puts(b, " && WCOREDUMP(s)");
 	}
 	gtsc_buf__puts(b, "}]");
 }
 
-void sp_ints(struct gtsc_buf *b, const __u8 *p, size_t n)
+void gt_sp_ints(struct gtsc_buf *b, const __u8 *p, size_t n)
 {
 	gtsc_buf__putc(b, '[');
 	for (size_t i = 0; i + 4 <= n; i += 4) {
 		if (i)
 			gtsc_buf__puts(b, ", ");
-		gtsc_buf__puti(b, (__s32)sp_get32(p + i));
+		gtsc_buf__puti(b, (__s32)gt_sp_get32(p + i));
 	}
 	gtsc_buf__putc(b, ']');
 }
 
 /* [USR1 TERM]; more than half the signals set prints the complement, ~[...]. */
-void sp_sigset(struct gtsc_buf *b, __u64 set)
+void gt_sp_sigset(struct gtsc_buf *b, __u64 set)
 {
 	bool inv = __builtin_popcountll(set) > 32, sep = false;
 
@@ -298,14 +298,14 @@ void sp_sigset(struct gtsc_buf *b, __u64 set)
 			continue;
 		if (sep)
 			gtsc_buf__putc(b, ' ');
-		sp_signal(&t, sig);
+		gt_sp_signal(&t, sig);
 		gtsc_buf__putmem(b, name + 3, t.len - 3); /* without "SIG" */
 		sep = true;
 	}
 	gtsc_buf__putc(b, ']');
 }
 
-void sp_sigaction(struct gtsc_buf *b, const __u8 *p, size_t n)
+void gt_sp_sigaction(struct gtsc_buf *b, const __u8 *p, size_t n)
 {
 	__u64 handler, flags;
 
@@ -313,25 +313,25 @@ void sp_sigaction(struct gtsc_buf *b, const __u8 *p, size_t n)
 		gtsc_buf__puts(b, "{...}");
 		return;
 	}
-	handler = sp_get64(p);
-	flags = sp_get64(p + 8);
+	handler = gt_sp_get64(p);
+	flags = gt_sp_get64(p + 8);
 	gtsc_buf__puts(b, "{sa_handler=");
 	if (handler <= 1)
 		gtsc_buf__puts(b, handler ? "SIG_IGN" : "SIG_DFL");
 	else
 		gtsc_buf__putx(b, handler);
 	gtsc_buf__puts(b, ", sa_mask=");
-	sp_sigset(b, sp_get64(p + 24));
+	gt_sp_sigset(b, gt_sp_get64(p + 24));
 	gtsc_buf__puts(b, ", sa_flags=");
-	sp_flags(b, &xlat_sa_flags, flags);
+	gt_sp_flags(b, &gt_xlat_sa_flags, flags);
 	if (flags & 0x04000000) { /* SA_RESTORER */
 		gtsc_buf__puts(b, ", sa_restorer=");
-		gtsc_buf__putx(b, sp_get64(p + 16));
+		gtsc_buf__putx(b, gt_sp_get64(p + 16));
 	}
 	gtsc_buf__putc(b, '}');
 }
 
-void sp_rlim(struct gtsc_buf *b, __u64 v)
+void gt_sp_rlim(struct gtsc_buf *b, __u64 v)
 {
 	if (v == ~0ULL) {
 		gtsc_buf__puts(b, "RLIM64_INFINITY");
@@ -344,16 +344,16 @@ void sp_rlim(struct gtsc_buf *b, __u64 v)
 }
 
 /* struct pollfd[]: what was asked for (revents are the return's). */
-void sp_pollfds(struct gtsc_buf *b, const __u8 *p, size_t n)
+void gt_sp_pollfds(struct gtsc_buf *b, const __u8 *p, size_t n)
 {
 	gtsc_buf__putc(b, '[');
 	for (size_t i = 0; i + 8 <= n; i += 8) {
 		if (i)
 			gtsc_buf__puts(b, ", ");
 		gtsc_buf__puts(b, "{fd=");
-		gtsc_buf__puti(b, (__s32)sp_get32(p + i));
+		gtsc_buf__puti(b, (__s32)gt_sp_get32(p + i));
 		gtsc_buf__puts(b, ", events=");
-		sp_flags(b, &xlat_poll_events, sp_get16(p + i + 4));
+		gt_sp_flags(b, &gt_xlat_poll_events, sp_get16(p + i + 4));
 		gtsc_buf__putc(b, '}');
 	}
 	gtsc_buf__putc(b, ']');
@@ -366,7 +366,7 @@ static void sp_field_hex(struct gtsc_buf *b, const char *name, __u64 v)
 }
 
 /* struct clone_args, the fields strace shows for the flags given. */
-void sp_clone_args(struct gtsc_buf *b, const __u8 *p, size_t n)
+void gt_sp_clone_args(struct gtsc_buf *b, const __u8 *p, size_t n)
 {
 	__u64 flags;
 
@@ -374,73 +374,73 @@ void sp_clone_args(struct gtsc_buf *b, const __u8 *p, size_t n)
 		gtsc_buf__puts(b, "{...}");
 		return;
 	}
-	flags = sp_get64(p);
+	flags = gt_sp_get64(p);
 	gtsc_buf__puts(b, "{flags=");
-	sp_flags(b, &xlat_clone_flags, flags);
+	gt_sp_flags(b, &gt_xlat_clone_flags, flags);
 	if (flags & 0x1000) /* CLONE_PIDFD */
-		sp_field_hex(b, ", pidfd=", sp_get64(p + 8));
+		sp_field_hex(b, ", pidfd=", gt_sp_get64(p + 8));
 	if (flags & (0x1000000 | 0x200000)) /* CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID */
-		sp_field_hex(b, ", child_tid=", sp_get64(p + 16));
+		sp_field_hex(b, ", child_tid=", gt_sp_get64(p + 16));
 	if (flags & 0x100000) /* CLONE_PARENT_SETTID */
-		sp_field_hex(b, ", parent_tid=", sp_get64(p + 24));
+		sp_field_hex(b, ", parent_tid=", gt_sp_get64(p + 24));
 	gtsc_buf__puts(b, ", exit_signal=");
-	sp_signal(b, (__s64)sp_get64(p + 32));
-	sp_field_hex(b, ", stack=", sp_get64(p + 40));
-	sp_field_hex(b, ", stack_size=", sp_get64(p + 48));
+	gt_sp_signal(b, (__s64)gt_sp_get64(p + 32));
+	sp_field_hex(b, ", stack=", gt_sp_get64(p + 40));
+	sp_field_hex(b, ", stack_size=", gt_sp_get64(p + 48));
 	if (flags & 0x80000) /* CLONE_SETTLS */
-		sp_field_hex(b, ", tls=", sp_get64(p + 56));
+		sp_field_hex(b, ", tls=", gt_sp_get64(p + 56));
 	gtsc_buf__putc(b, '}');
 }
 
-void sp_open_flags(struct gtsc_buf *b, __u64 v)
+void gt_sp_open_flags(struct gtsc_buf *b, __u64 v)
 {
-	sp_enum(b, &xlat_open_access, v & 3);
-	sp_flags_cont(b, &xlat_open_flags, v & ~3ULL, true);
+	gt_sp_enum(b, &gt_xlat_open_access, v & 3);
+	sp_flags_cont(b, &gt_xlat_open_flags, v & ~3ULL, true);
 }
 
-void sp_mmap_flags(struct gtsc_buf *b, __u64 v)
+void gt_sp_mmap_flags(struct gtsc_buf *b, __u64 v)
 {
 	__u64 huge = v >> 26 & 0x3f;
 
-	sp_enum(b, &xlat_mmap_type, v & 0xf);
+	gt_sp_enum(b, &gt_xlat_mmap_type, v & 0xf);
 	v &= ~0xfULL;
 	if ((v & 0x40000) && huge) { /* MAP_HUGETLB with a size: MAP_HUGE_2MB */
 		static const char *const unit[] = { "KB", "MB", "GB", "TB" };
 
 		v &= ~(0x3fULL << 26);
-		sp_flags_cont(b, &xlat_mmap_flags, v, true);
+		sp_flags_cont(b, &gt_xlat_mmap_flags, v, true);
 		gtsc_buf__puts(b, "|MAP_HUGE_");
 		gtsc_buf__putu(b, 1ULL << (huge % 10));
 		gtsc_buf__puts(b, huge / 10 < 4 ? unit[huge / 10] : "?");
 		return;
 	}
-	sp_flags_cont(b, &xlat_mmap_flags, v, true);
+	sp_flags_cont(b, &gt_xlat_mmap_flags, v, true);
 }
 
-void sp_clone_flags(struct gtsc_buf *b, __u64 v)
+void gt_sp_clone_flags(struct gtsc_buf *b, __u64 v)
 {
 	__u64 flags = v & ~0xffULL;
 
 	if (flags)
-		sp_flags_cont(b, &xlat_clone_flags, flags, false);
+		sp_flags_cont(b, &gt_xlat_clone_flags, flags, false);
 	if (v & 0xff) {
 		if (flags)
 			gtsc_buf__putc(b, '|');
-		sp_signal(b, v & 0xff);
+		gt_sp_signal(b, v & 0xff);
 	} else if (!flags) {
 		gtsc_buf__putc(b, '0');
 	}
 }
 
-void sp_sock_type(struct gtsc_buf *b, __u64 v)
+void gt_sp_sock_type(struct gtsc_buf *b, __u64 v)
 {
-	sp_enum(b, &xlat_socket_type, v & 0xf);
-	sp_flags_cont(b, &xlat_socket_flags, v & ~0xfULL, true);
+	gt_sp_enum(b, &gt_xlat_socket_type, v & 0xf);
+	sp_flags_cont(b, &gt_xlat_socket_flags, v & ~0xfULL, true);
 }
 
-void sp_futex_op(struct gtsc_buf *b, __u32 v)
+void gt_sp_futex_op(struct gtsc_buf *b, __u32 v)
 {
-	const char *name = xlat_name(&xlat_futex_cmd, v & XLAT_FUTEX_CMD_MASK);
+	const char *name = gt_xlat_name(&gt_xlat_futex_cmd, v & XLAT_FUTEX_CMD_MASK);
 	__u32 rest = v & ~(XLAT_FUTEX_CMD_MASK | XLAT_FUTEX_PRIVATE | XLAT_FUTEX_CLOCK_REALTIME);
 
 	if (!name) {
@@ -459,30 +459,30 @@ void sp_futex_op(struct gtsc_buf *b, __u32 v)
 }
 
 /* FUTEX_WAKE_OP's val3: FUTEX_OP_SET<<28|0<<12|FUTEX_OP_CMP_GT<<24|0x1. */
-void sp_futex_wake_op(struct gtsc_buf *b, __u32 v)
+void gt_sp_futex_wake_op(struct gtsc_buf *b, __u32 v)
 {
 	if (v >> 28 & 8)
 		gtsc_buf__puts(b, "FUTEX_OP_OPARG_SHIFT<<28|");
-	sp_enum(b, &xlat_futex_wake_ops, v >> 28 & 7);
+	gt_sp_enum(b, &gt_xlat_futex_wake_ops, v >> 28 & 7);
 	gtsc_buf__puts(b, "<<28|");
 	gtsc_buf__putx(b, v >> 12 & 0xfff);
 	gtsc_buf__puts(b, "<<12|");
-	sp_enum(b, &xlat_futex_wake_cmps, v >> 24 & 0xf);
+	gt_sp_enum(b, &gt_xlat_futex_wake_cmps, v >> 24 & 0xf);
 	gtsc_buf__puts(b, "<<24|");
 	gtsc_buf__putx(b, v & 0xfff);
 }
 
 /* Named requests, else the _IOC encoding: _IOC(_IOC_READ, 0x54, 0x13, 0x8). */
-void sp_ioctl_cmd(struct gtsc_buf *b, __u32 v)
+void gt_sp_ioctl_cmd(struct gtsc_buf *b, __u32 v)
 {
-	const char *name = xlat_name(&xlat_ioctl_cmds, v);
+	const char *name = gt_xlat_name(&gt_xlat_ioctl_cmds, v);
 
 	if (name) {
 		gtsc_buf__puts(b, name);
 		return;
 	}
 	gtsc_buf__puts(b, "_IOC(");
-	sp_flags(b, &xlat_ioctl_dir, v >> 30);
+	gt_sp_flags(b, &gt_xlat_ioctl_dir, v >> 30);
 	gtsc_buf__puts(b, ", ");
 	gtsc_buf__putx(b, v >> 8 & 0xff);
 	gtsc_buf__puts(b, ", ");

@@ -8,16 +8,16 @@
 #include "syscall_rules.h"
 
 /* Bump on any change that alters printed output; traces record it (decode_tables=N). */
-const unsigned int decode_tables_version = 2; /* 2: i386 names for compat calls */
+const unsigned int gt_decode_tables_version = 2; /* 2: i386 names for compat calls */
 
 #define IN(h) { .how = (h) }
 #define OUT(h) { .how = (h), .out = 1 }
-#define EN(t) { .how = D_ENUM, .x = &xlat_##t }
-#define FL(t) { .how = D_FLAGS, .x = &xlat_##t }
+#define EN(t) { .how = D_ENUM, .x = &gt_xlat_##t }
+#define FL(t) { .how = D_FLAGS, .x = &gt_xlat_##t }
 #define AUTO { .how = D_AUTO }
 
 /* First match wins; patterns are fnmatch(3)'s. */
-const struct sd_type_rule sd_type_rules[] = {
+const struct sd_type_rule gt_sd_type_rules[] = {
 	{ NULL, "dfd", IN(D_DIRFD) },
 	{ NULL, "*dfd", IN(D_DIRFD) },
 	{ NULL, "dirfd", IN(D_DIRFD) },
@@ -53,7 +53,7 @@ const struct sd_type_rule sd_type_rules[] = {
 	{ "__s[0-9]*", NULL, IN(D_INT) },
 	{ NULL, NULL, IN(D_HEX) }, /* an unknown typedef */
 };
-const unsigned int sd_nr_type_rules = sizeof(sd_type_rules) / sizeof(sd_type_rules[0]);
+const unsigned int gt_sd_nr_type_rules = sizeof(gt_sd_type_rules) / sizeof(gt_sd_type_rules[0]);
 
 #define O_CREAT_ 0100
 #define O_TMPFILE_ 020000000 /* __O_TMPFILE */
@@ -170,7 +170,7 @@ static const struct sd_layout clone_layout = {
 	.label = { "flags", "child_stack", "parent_tid", "child_tidptr", "tls" },
 };
 
-const struct sd_syscall_rule sd_syscall_rules[] = {
+const struct sd_syscall_rule gt_sd_syscall_rules[] = {
 	/* files */
 	{ "read", { AUTO, OUT(D_PTR) } },
 	{ "write", { AUTO, IN(D_PTR) } },
@@ -295,4 +295,4 @@ const struct sd_syscall_rule sd_syscall_rules[] = {
 	{ "getitimer", { EN(itimer_which), OUT(D_PTR) } },
 	{ "setitimer", { EN(itimer_which) } },
 };
-const unsigned int sd_nr_syscall_rules = sizeof(sd_syscall_rules) / sizeof(sd_syscall_rules[0]);
+const unsigned int gt_sd_nr_syscall_rules = sizeof(gt_sd_syscall_rules) / sizeof(gt_sd_syscall_rules[0]);

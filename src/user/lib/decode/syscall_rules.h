@@ -2,9 +2,9 @@
 /*
  * How each syscall argument is decoded: the data behind syscall_decode.c.
  *
- * An argument's decoder comes from the syscall's row in sd_syscall_rules
+ * An argument's decoder comes from the syscall's row in gt_sd_syscall_rules
  * (syscall_rules.c) when the row names one, else from the first
- * sd_type_rules row matching the argument's C type and name as the trace's
+ * gt_sd_type_rules row matching the argument's C type and name as the trace's
  * syscall table gives them.  Supporting a new syscall is one row.
  */
 #ifndef __GTSC_SYSCALL_RULES_H
@@ -15,7 +15,7 @@
 
 /* What an argument is (a decoder in syscall_decode.c each). */
 enum sd_how {
-	D_AUTO = 0, /* by C type and name (sd_type_rules) */
+	D_AUTO = 0, /* by C type and name (gt_sd_type_rules) */
 	D_INT,	    /* signed decimal, as wide as its C type */
 	D_UINT,	    /* unsigned decimal */
 	D_HEX,	    /* 0 or 0x... */
@@ -97,9 +97,9 @@ struct sd_type_rule {
 	struct sd_arg_rule rule;
 };
 
-extern const struct sd_syscall_rule sd_syscall_rules[];
-extern const unsigned int sd_nr_syscall_rules;
-extern const struct sd_type_rule sd_type_rules[];
-extern const unsigned int sd_nr_type_rules;
+extern const struct sd_syscall_rule gt_sd_syscall_rules[];
+extern const unsigned int gt_sd_nr_syscall_rules;
+extern const struct sd_type_rule gt_sd_type_rules[];
+extern const unsigned int gt_sd_nr_type_rules;
 
 #endif

@@ -161,27 +161,27 @@ static void put_flags(const struct tep_print_arg_flags *fl, __u64 v, struct strb
 		__u64 fv = strtoull(f->value, NULL, 0);
 
 		if (!v && !fv) {
-			strbuf_addf(sb, "%s", f->str);
+			gt_strbuf_addf(sb, "%s", f->str);
 			return;
 		}
 		if (fv && (v & fv) == fv) {
-			strbuf_addf(sb, "%s%s", any && fl->delim ? fl->delim : "", f->str);
+			gt_strbuf_addf(sb, "%s%s", any && fl->delim ? fl->delim : "", f->str);
 			any = true;
 			v &= ~fv;
 		}
 	}
 	if (v)
-		strbuf_addf(sb, "%s0x%llx", any && fl->delim ? fl->delim : "", (unsigned long long)v);
+		gt_strbuf_addf(sb, "%s0x%llx", any && fl->delim ? fl->delim : "", (unsigned long long)v);
 }
 
 static void put_symbol(const struct tep_print_flag_sym *s, __u64 v, struct strbuf *sb)
 {
 	for (; s; s = s->next)
 		if (strtoull(s->value, NULL, 0) == v) {
-			strbuf_addf(sb, "%s", s->str);
+			gt_strbuf_addf(sb, "%s", s->str);
 			return;
 		}
-	strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+	gt_strbuf_addf(sb, "0x%llx", (unsigned long long)v);
 }
 
 static __u64 binop(const char *op, __u64 l, __u64 r)
@@ -340,10 +340,10 @@ static void line_text(const struct tp_event *t, const struct gtsc_rec_hdr *rec, 
 	trace_seq_init(&seq);
 	tep_print_event(t->s->tep, &seq, &tr, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
-	strbuf_add(sb, seq.buffer, seq.len);
+	gt_strbuf_add(sb, seq.buffer, seq.len);
 	trace_seq_destroy(&seq);
 	if (rec->flags & GTSC_TP_F_TRUNCATED)
-		strbuf_addf(sb, " [cut]");
+		gt_strbuf_addf(sb, " [cut]");
 }
 
 /* What __print_flags/__print_symbolic make of field I; false when they cannot say. */
@@ -359,7 +359,7 @@ static bool field_decoded(const struct tp_event *t, unsigned int i, const __u8 *
 
 		ok = eval(t->ev, d[k], e, &n, &str, sb) && str;
 		if (ok && *str)
-			strbuf_addf(sb, "%s", str);
+			gt_strbuf_addf(sb, "%s", str);
 	}
 	return ok;
 }
@@ -385,7 +385,7 @@ static int tp_field_text(const struct gtsc_event_class *c, const struct gtsc_fie
 	if (n >= 0 && size)
 		snprintf(buf, size, "%.*s", (int)sb.len, sb.buf ?: "");
 out:
-	strbuf_free(&sb);
+	gt_strbuf_free(&sb);
 	return n;
 }
 
@@ -824,7 +824,7 @@ static int tep_from_text(const char *text, size_t len, int page_size, struct tep
 /*
  * %pS/%ps print a kernel address as its symbol, as perf script and
  * trace-cmd report do, from the symbols the trace saved (the recorder saves
- * the symbol of every value of such a field, tp_sym_fields__new()).  The
+ * the symbol of every value of such a field, gt_tp_sym_fields__new()).  The
  * module suffix is left out, as perf prints it.
  */
 static char *resolve_func(void *priv, unsigned long long *addrp, char **modp)
@@ -841,7 +841,7 @@ static char *resolve_func(void *priv, unsigned long long *addrp, char **modp)
 	return s->sym;
 }
 
-struct tp_formats *tp_formats__new(const struct gtsc_reader *r)
+struct tp_formats *gt_tp_formats__new(const struct gtsc_reader *r)
 {
 	struct tp_formats *s;
 	const char *text, *page;
@@ -860,13 +860,13 @@ struct tp_formats *tp_formats__new(const struct gtsc_reader *r)
 	err = err ?: tep_set_function_resolver(s->tep, resolve_func, s) ? -ENOMEM : 0;
 	err = err ?: build_events(s);
 	if (err) {
-		tp_formats__free(s);
+		gt_tp_formats__free(s);
 		return errno = -err, NULL;
 	}
 	return s;
 }
 
-void tp_formats__free(struct tp_formats *s)
+void gt_tp_formats__free(struct tp_formats *s)
 {
 	if (!s)
 		return;
@@ -882,7 +882,7 @@ void tp_formats__free(struct tp_formats *s)
 	free(s);
 }
 
-const char *tp_formats__event(const struct tp_formats *s, size_t idx, const char **group)
+const char *gt_tp_formats__event(const struct tp_formats *s, size_t idx, const char **group)
 {
 	const struct tep_event *ev = s && idx < s->n ? s->by_name[idx] : NULL;
 
@@ -941,7 +941,7 @@ static struct gtsc_event_class *unknown_class(struct tp_formats *s, __u32 id)
 	return c;
 }
 
-struct gtsc_event_class *tp_class__build(struct tp_formats *s, __u32 id)
+struct gtsc_event_class *gt_tp_class__build(struct tp_formats *s, __u32 id)
 {
 	const __u16 data_offset = offsetof(struct gtsc_rec_tracepoint, data);
 	struct tp_event *t = find_event(s, id);
@@ -1034,7 +1034,7 @@ static int event_sym_fields(const struct tep_event *ev, struct tp_sym_field **fi
 	return err;
 }
 
-int tp_sym_fields__new(const char *text, size_t len, struct tp_sym_field **fields, size_t *n)
+int gt_tp_sym_fields__new(const char *text, size_t len, struct tp_sym_field **fields, size_t *n)
 {
 	struct tep_handle *tep;
 	struct tep_event **evs;

@@ -18,12 +18,12 @@ struct gtsc_reader;
 struct tp_formats;
 
 /* R's saved formats; NULL and errno ENOENT when it recorded none, EINVAL when damaged. */
-struct tp_formats *tp_formats__new(const struct gtsc_reader *r);
-void tp_formats__free(struct tp_formats *s);
+struct tp_formats *gt_tp_formats__new(const struct gtsc_reader *r);
+void gt_tp_formats__free(struct tp_formats *s);
 /* The IDX-th event (by group, then name), its group in *GROUP; NULL past the last. */
-const char *tp_formats__event(const struct tp_formats *s, size_t idx, const char **group);
+const char *gt_tp_formats__event(const struct tp_formats *s, size_t idx, const char **group);
 /* The class of event ID (malloc'd, fields too: the registry frees both); NULL if unknown. */
-struct gtsc_event_class *tp_class__build(struct tp_formats *s, __u32 id);
+struct gtsc_event_class *gt_tp_class__build(struct tp_formats *s, __u32 id);
 
 /* A field printed with %pS, %ps, %pF or %pf: a kernel address the trace must name. */
 struct tp_sym_field {
@@ -31,6 +31,6 @@ struct tp_sym_field {
 	__u16 offset, size; /* in the raw entry */
 };
 /* The symbol fields of TEXT's events (a TRACEPOINTS chunk), by id; *FIELDS malloc'd. */
-int tp_sym_fields__new(const char *text, size_t len, struct tp_sym_field **fields, size_t *n);
+int gt_tp_sym_fields__new(const char *text, size_t len, struct tp_sym_field **fields, size_t *n);
 
 #endif

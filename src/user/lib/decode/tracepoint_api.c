@@ -25,10 +25,10 @@ struct gtsc_tp_decoder *gtsc_tp_decoder__new(const struct gtsc_reader *r)
 
 	if (!d)
 		return errno = ENOMEM, NULL;
-	d->f = tp_formats__new(r);
+	d->f = gt_tp_formats__new(r);
 	if (!d->f) {
 		free(d);
-		return NULL; /* errno from tp_formats__new */
+		return NULL; /* errno from gt_tp_formats__new */
 	}
 	return d;
 }
@@ -37,14 +37,14 @@ void gtsc_tp_decoder__free(struct gtsc_tp_decoder *d)
 {
 	if (!d)
 		return;
-	tp_formats__free(d->f);
+	gt_tp_formats__free(d->f);
 	free(d);
 }
 
 const char *gtsc_tp_decoder__event(const struct gtsc_tp_decoder *d, size_t idx,
 				   const char **group)
 {
-	return tp_formats__event(d ? d->f : NULL, idx, group);
+	return gt_tp_formats__event(d ? d->f : NULL, idx, group);
 }
 
 /* ---- listing ---- */

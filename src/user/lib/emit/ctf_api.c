@@ -97,23 +97,23 @@ int gtsc_reader__write_ctf(struct gtsc_reader *r, const char *dir, struct gtsc_c
 	fd = open_dir(dir);
 	if (fd < 0)
 		return fd;
-	w = ctf_writer__new(r, fd, packet);
+	w = gt_ctf_writer__new(r, fd, packet);
 	if (!w) {
 		close(fd);
 		return -ENOMEM;
 	}
 	while (!err && (n = gtsc_reader__next(r, &h)) > 0) {
-		err = ctf_writer__push(w, h);
+		err = gt_ctf_writer__push(w, h);
 		if (on_record)
 			on_record(opts->ctx);
 	}
 	if (!err && n < 0)
 		err = n;
 	if (!err)
-		err = ctf_writer__finish(w);
+		err = gt_ctf_writer__finish(w);
 	if (OPTS_HAS(opts, discarded))
-		ctf_writer__counts(w, &opts->events, &opts->discarded);
-	ctf_writer__free(w);
+		gt_ctf_writer__counts(w, &opts->events, &opts->discarded);
+	gt_ctf_writer__free(w);
 	close(fd);
 	return err;
 }

@@ -74,7 +74,7 @@ struct ctf_classes {
 	unsigned int nr, cap_ids;
 };
 
-struct ctf_classes *ctf_classes__new(const struct gtsc_reader *r)
+struct ctf_classes *gt_ctf_classes__new(const struct gtsc_reader *r)
 {
 	struct ctf_classes *c = calloc(1, sizeof(*c));
 	__u8 flags[GTSC_NR_SYSCALLS] = {};
@@ -86,7 +86,7 @@ struct ctf_classes *ctf_classes__new(const struct gtsc_reader *r)
 	return c;
 }
 
-void ctf_classes__free(struct ctf_classes *c)
+void gt_ctf_classes__free(struct ctf_classes *c)
 {
 	if (!c)
 		return;
@@ -107,12 +107,12 @@ void ctf_classes__free(struct ctf_classes *c)
 	free(c);
 }
 
-const struct ctf_class *ctf_classes__get(const struct ctf_classes *c, unsigned int id)
+const struct ctf_class *gt_ctf_classes__get(const struct ctf_classes *c, unsigned int id)
 {
 	return id < c->nr ? c->by_id[id] : NULL;
 }
 
-unsigned int ctf_classes__count(const struct ctf_classes *c)
+unsigned int gt_ctf_classes__count(const struct ctf_classes *c)
 {
 	return c->nr;
 }
@@ -129,7 +129,7 @@ static bool captures_path(const struct ctf_classes *c, int nr, int arg)
 
 static bool is_string(const struct gtsc_field *f)
 {
-	return emit_is_name(f->print) || f->type == GTSC_FT_CHARS || f->type == GTSC_FT_DYN_STR;
+	return gt_emit_is_name(f->print) || f->type == GTSC_FT_CHARS || f->type == GTSC_FT_DYN_STR;
 }
 
 /* Field F under NAME, typed as the layer describes its bytes. */
@@ -168,7 +168,7 @@ static void syscall_class(struct ctf_classes *c, struct full_class *fc,
 	int nr = ((const struct gtsc_rec_sys_enter *)rec)->nr; /* same place in sys_exit */
 	bool compat = rec->flags & GTSC_SYS_F_COMPAT, enter = rec->type == GTSC_REC_SYS_ENTER;
 	const struct gtsc_syscall_info *si = compat ? NULL : gtsc_reader__syscall(c->r, nr);
-	const char *name = compat ? syscall_compat_name(nr) : si ? si->name : NULL;
+	const char *name = compat ? gt_syscall_compat_name(nr) : si ? si->name : NULL;
 	int arg = 0;
 
 	snprintf(fc->name, sizeof(fc->name), "%ssyscall_%s_%s", compat ? "compat_" : "",
@@ -290,8 +290,8 @@ static int grow(struct ctf_classes *c)
 	return 0;
 }
 
-const struct ctf_class *ctf_classes__of(struct ctf_classes *c, const struct gtsc_event_class *ec,
-					const struct gtsc_rec_hdr *rec)
+const struct ctf_class *gt_ctf_classes__of(struct ctf_classes *c, const struct gtsc_event_class *ec,
+					   const struct gtsc_rec_hdr *rec)
 {
 	__u64 sub = 0;
 	struct full_class **fp;
@@ -356,7 +356,7 @@ static struct ctf_class *variant_class(const struct ctf_class *full, __u64 omitt
 	return v;
 }
 
-int ctf_classes__id(struct ctf_classes *c, const struct ctf_class *full, __u64 omitted)
+int gt_ctf_classes__id(struct ctf_classes *c, const struct ctf_class *full, __u64 omitted)
 {
 	struct full_class *fc = (struct full_class *)((char *)full - offsetof(struct full_class, cls));
 	struct ctf_class *cls = &fc->cls;

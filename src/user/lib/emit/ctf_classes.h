@@ -45,21 +45,21 @@ struct ctf_class {
 
 struct ctf_classes;
 
-struct ctf_classes *ctf_classes__new(const struct gtsc_reader *r);
-void ctf_classes__free(struct ctf_classes *c);
+struct ctf_classes *gt_ctf_classes__new(const struct gtsc_reader *r);
+void gt_ctf_classes__free(struct ctf_classes *c);
 
 /*
  * The CTF class of REC, of the layer's class EC, with every field (a
  * record writes them in this order, leaving out those it lacks); NULL and
  * errno ENOMEM.  Valid as long as C.
  */
-const struct ctf_class *ctf_classes__of(struct ctf_classes *c, const struct gtsc_event_class *ec,
-					const struct gtsc_rec_hdr *rec);
+const struct ctf_class *gt_ctf_classes__of(struct ctf_classes *c, const struct gtsc_event_class *ec,
+					   const struct gtsc_rec_hdr *rec);
 /* The id of FULL without the fields of OMITTED (bit i: its field i), or -ENOMEM. */
-int ctf_classes__id(struct ctf_classes *c, const struct ctf_class *full, __u64 omitted);
+int gt_ctf_classes__id(struct ctf_classes *c, const struct ctf_class *full, __u64 omitted);
 
-/* Class ID (ids are 0, 1, ... below ctf_classes__count). */
-const struct ctf_class *ctf_classes__get(const struct ctf_classes *c, unsigned int id);
-unsigned int ctf_classes__count(const struct ctf_classes *c);
+/* Class ID (ids are 0, 1, ... below gt_ctf_classes__count). */
+const struct ctf_class *gt_ctf_classes__get(const struct ctf_classes *c, unsigned int id);
+unsigned int gt_ctf_classes__count(const struct ctf_classes *c);
 
 #endif

@@ -28,7 +28,7 @@ static __s64 sign_extend(__u64 v, size_t size)
 	return (__s64)(v << shift) >> shift;
 }
 
-double emit_secs(const struct gtsc_event_printer *p, __u64 ts_ns)
+double gt_emit_secs(const struct gtsc_event_printer *p, __u64 ts_ns)
 {
 	return (double)((__s64)(ts_ns - p->t0_ns)) / 1e9;
 }
@@ -41,7 +41,7 @@ static const char *syscall_name(struct gtsc_event_printer *p, const struct gtsc_
 	const char *name;
 
 	if (rec->flags & GTSC_SYS_F_COMPAT) {
-		name = syscall_compat_name(nr);
+		name = gt_syscall_compat_name(nr);
 	} else {
 		si = gtsc_reader__syscall(p->r, nr);
 		name = si ? si->name : NULL;
@@ -101,7 +101,7 @@ static struct emit_value str_value(const char *s)
 	return (struct emit_value){ .kind = EV_STR, .s = s, .len = strlen(s) };
 }
 
-bool emit_is_name(__u8 print)
+bool gt_emit_is_name(__u8 print)
 {
 	switch (print) {
 	case GTSC_FP_SYM:
@@ -127,7 +127,7 @@ static struct emit_value named(struct gtsc_event_printer *p, const struct gtsc_r
 	case GTSC_FP_CHANNEL: return str_value(channel_name(p, v));
 	case GTSC_FP_PRINTF: return str_value(printf_text(p, rec, (__u32)v));
 	case GTSC_FP_CACHE:
-		s = v ? emit_cache_name(p, v) : NULL;
+		s = v ? gt_emit_cache_name(p, v) : NULL;
 		return s ? str_value(s) : (struct emit_value){ .kind = EV_OMIT };
 	default: return (struct emit_value){ .kind = EV_OMIT };
 	}
@@ -198,8 +198,8 @@ static struct emit_value payload(const struct gtsc_rec_hdr *rec, const struct gt
 				    .len = len };
 }
 
-struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-			     const struct gtsc_rec_hdr *rec, const struct gtsc_field *f)
+struct emit_value gt_emit_value(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+				const struct gtsc_rec_hdr *rec, const struct gtsc_field *f)
 {
 	const char *at = (const char *)rec + f->offset;
 	__u64 raw;
@@ -222,20 +222,20 @@ struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_eve
 		break;
 	}
 	raw = get_le(at, f->size);
-	if (emit_is_name(f->print))
+	if (gt_emit_is_name(f->print))
 		return named(p, rec, f, f->type == GTSC_FT_INT ? (__u64)sign_extend(raw, f->size)
 							    : raw);
 	return number(c, f, raw);
 }
 
-bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
-		  const struct gtsc_field *f, const struct emit_value *v, struct gtsc_buf *b)
+bool gt_emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
+		     const struct gtsc_field *f, const struct emit_value *v, struct gtsc_buf *b)
 {
 	const struct xlat_errno *e;
 	int n;
 
 	if (v->kind == EV_ERRNO) {
-		e = v->i < 0 ? xlat_errno(-v->i) : NULL;
+		e = v->i < 0 ? gt_xlat_errno(-v->i) : NULL;
 		if (e) {
 			gtsc_buf__putc(b, '-');
 			gtsc_buf__puts(b, e->name);
@@ -244,26 +244,26 @@ bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *r
 	}
 	if (f->xlat) {
 		if (v->kind == EV_XLAT)
-			sp_enum(b, f->xlat, v->u);
+			gt_sp_enum(b, f->xlat, v->u);
 		else
-			sp_flags(b, f->xlat, v->u);
+			gt_sp_flags(b, f->xlat, v->u);
 		return true;
 	}
 	n = c->field_text ? c->field_text(c, f, rec, gtsc_buf__end(b), gtsc_buf__room(b)) : -1;
 	return n >= 0 && !gtsc_buf__wrote(b, n);
 }
 
-__s64 emit_elem(const struct emit_value *v, size_t i)
+__s64 gt_emit_elem(const struct emit_value *v, size_t i)
 {
 	__u64 raw = get_le(v->s + i * v->elem_size, v->elem_size);
 
 	return v->is_signed ? sign_extend(raw, v->elem_size) : (__s64)raw;
 }
 
-void emit_array(FILE *out, const struct emit_value *v)
+void gt_emit_array(FILE *out, const struct emit_value *v)
 {
 	fputc('[', out);
 	for (size_t i = 0; i < v->len / v->elem_size; i++)
-		fprintf(out, "%s%" PRId64, i ? "," : "", (int64_t)emit_elem(v, i));
+		fprintf(out, "%s%" PRId64, i ? "," : "", (int64_t)gt_emit_elem(v, i));
 	fputc(']', out);
 }

@@ -53,42 +53,42 @@ struct emit_value {
 };
 
 /* What field F of REC (of class C) holds, resolved against the trace's metadata. */
-struct emit_value emit_value(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-			     const struct gtsc_rec_hdr *rec, const struct gtsc_field *f);
+struct emit_value gt_emit_value(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+				const struct gtsc_rec_hdr *rec, const struct gtsc_field *f);
 /*
  * The name of an EV_XLAT, EV_FLAGS or EV_ERRNO value (the field's xlat
  * table in strace's form, the class's field_text, an errno's name) into B;
  * false when there is none and the number stands alone.
  */
-bool emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
-		  const struct gtsc_field *f, const struct emit_value *v, struct gtsc_buf *b);
+bool gt_emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
+		     const struct gtsc_field *f, const struct emit_value *v, struct gtsc_buf *b);
 /* Whether a field of print hint PRINT shows a name (an EV_STR) rather than its number. */
-bool emit_is_name(__u8 print);
+bool gt_emit_is_name(__u8 print);
 /* Element I of an EV_ARRAY value. */
-__s64 emit_elem(const struct emit_value *v, size_t i);
+__s64 gt_emit_elem(const struct emit_value *v, size_t i);
 /* An EV_ARRAY value as text and JSON both show it: [1,-2,3]. */
-void emit_array(FILE *out, const struct emit_value *v);
+void gt_emit_array(FILE *out, const struct emit_value *v);
 /* Seconds from the trace's start to TS_NS, as the reports print them. */
-double emit_secs(const struct gtsc_event_printer *p, __u64 ts_ns);
+double gt_emit_secs(const struct gtsc_event_printer *p, __u64 ts_ns);
 
-void emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-	       const struct gtsc_rec_hdr *rec);
-void emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-	       const struct gtsc_rec_hdr *rec);
+void gt_emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		  const struct gtsc_rec_hdr *rec);
+void gt_emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		  const struct gtsc_rec_hdr *rec);
 /* {"k":v,...}: the fields alone, all at one level, no newline */
-void emit_json_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-		      const struct gtsc_rec_hdr *rec);
+void gt_emit_json_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+			 const struct gtsc_rec_hdr *rec);
 /*
- * A printer that only resolves values (emit_value), for an emitter of its
+ * A printer that only resolves values (gt_emit_value), for an emitter of its
  * own (emit_ctf.c): OUT is NULL.  NULL and errno ENOMEM.
  */
-struct gtsc_event_printer *emit_printer__new(const struct gtsc_reader *r);
+struct gtsc_event_printer *gt_emit_printer__new(const struct gtsc_reader *r);
 /*
  * Takes what REC names (a cache, a comm) before its event is emitted: 1 for
  * a record that only names (no event), 0, or -ENOMEM.
  */
-int emit_printer__note(struct gtsc_event_printer *p, const struct gtsc_rec_hdr *rec);
+int gt_emit_printer__note(struct gtsc_event_printer *p, const struct gtsc_rec_hdr *rec);
 /* The cache table of printer_api.c: NULL when the trace did not name ID. */
-const char *emit_cache_name(const struct gtsc_event_printer *p, __u64 id);
+const char *gt_emit_cache_name(const struct gtsc_event_printer *p, __u64 id);
 
 #endif

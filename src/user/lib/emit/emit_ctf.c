@@ -116,14 +116,14 @@ static void map_channels(struct ctf_writer *w)
  */
 static void map_task_tracepoints(struct ctf_writer *w)
 {
-	struct tp_formats *tp = tp_formats__new(w->r);
+	struct tp_formats *tp = gt_tp_formats__new(w->r);
 	const char *name, *group;
 
-	for (size_t i = 0; tp && (name = tp_formats__event(tp, i, &group)); i++)
+	for (size_t i = 0; tp && (name = gt_tp_formats__event(tp, i, &group)); i++)
 		for (int k = 0; k <= GTSC_TASK_EXIT; k++)
 			if (!strcmp(group, "sched") && !strcmp(name, task_tp[k]))
 				w->task_by_tp[k] = true;
-	tp_formats__free(tp);
+	gt_tp_formats__free(tp);
 }
 
 /* Whether record H is a task record whose event the trace has as a tracepoint. */
@@ -150,7 +150,7 @@ static void make_uuid(struct ctf_writer *w)
 	w->uuid[8] = (w->uuid[8] & 0x3f) | 0x80;
 }
 
-struct ctf_writer *ctf_writer__new(const struct gtsc_reader *r, int dirfd, size_t packet_bytes)
+struct ctf_writer *gt_ctf_writer__new(const struct gtsc_reader *r, int dirfd, size_t packet_bytes)
 {
 	struct ctf_writer *w = calloc(1, sizeof(*w));
 
@@ -159,11 +159,11 @@ struct ctf_writer *ctf_writer__new(const struct gtsc_reader *r, int dirfd, size_
 	w->r = r;
 	w->dirfd = dirfd;
 	w->packet_bytes = packet_bytes;
-	w->classes = ctf_classes__new(r);
-	w->values = emit_printer__new(r);
+	w->classes = gt_ctf_classes__new(r);
+	w->values = gt_emit_printer__new(r);
 	w->streams = calloc((size_t)MAX_CHANS * MAX_CPUS, sizeof(*w->streams));
 	if (!w->classes || !w->values || !w->streams) {
-		ctf_writer__free(w);
+		gt_ctf_writer__free(w);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -173,7 +173,7 @@ struct ctf_writer *ctf_writer__new(const struct gtsc_reader *r, int dirfd, size_
 	return w;
 }
 
-void ctf_writer__free(struct ctf_writer *w)
+void gt_ctf_writer__free(struct ctf_writer *w)
 {
 	if (!w)
 		return;
@@ -190,11 +190,11 @@ void ctf_writer__free(struct ctf_writer *w)
 	}
 	free(w->streams);
 	gtsc_event_printer__free(w->values);
-	ctf_classes__free(w->classes);
+	gt_ctf_classes__free(w->classes);
 	free(w);
 }
 
-void ctf_writer__counts(const struct ctf_writer *w, __u64 *events, __u64 *discarded)
+void gt_ctf_writer__counts(const struct ctf_writer *w, __u64 *events, __u64 *discarded)
 {
 	*events = w->events;
 	*discarded = w->discarded;
@@ -373,7 +373,7 @@ static int put_seq(struct ctf_stream *s, const struct ctf_field *cf, const struc
 		return -ENOMEM;
 	put(s, &n, 4);
 	for (__u32 i = 0; i < n; i++)
-		put_int(s, emit_elem(v, i), cf->size);
+		put_int(s, gt_emit_elem(v, i), cf->size);
 	return 0;
 }
 
@@ -395,11 +395,11 @@ static int put_field(struct ctf_writer *w, struct ctf_stream *s, const struct gt
 		p = captured(h, cf->arg, &len);
 		if (p)
 			return put_str(s, p, len);
-		v = emit_value(w->values, ec, h, cf->f);
+		v = gt_emit_value(w->values, ec, h, cf->f);
 		snprintf(w->text, sizeof(w->text), "0x%" PRIx64, (uint64_t)v.u);
 		return put_str(s, w->text, sizeof(w->text));
 	}
-	v = emit_value(w->values, ec, h, cf->f);
+	v = gt_emit_value(w->values, ec, h, cf->f);
 	if (v.kind == EV_OMIT)
 		return 1;
 	if (cf->type == CTF_STRING)
@@ -450,7 +450,7 @@ static int put_event(struct ctf_writer *w, struct ctf_stream *s, const struct gt
 		if (err > 0)
 			omitted |= 1ULL << i;
 	}
-	id = err < 0 ? err : ctf_classes__id(w->classes, full, omitted);
+	id = err < 0 ? err : gt_ctf_classes__id(w->classes, full, omitted);
 	if (id < 0)
 		return id;
 	id32 = id;
@@ -488,7 +488,7 @@ static int put_drops(struct ctf_writer *w, const struct gtsc_rec_drops *d)
 	return flush(w, s);
 }
 
-int ctf_writer__push(struct ctf_writer *w, const struct gtsc_rec_hdr *h)
+int gt_ctf_writer__push(struct ctf_writer *w, const struct gtsc_rec_hdr *h)
 {
 	const struct gtsc_event_class *ec;
 	const struct ctf_class *full;
@@ -497,13 +497,13 @@ int ctf_writer__push(struct ctf_writer *w, const struct gtsc_rec_hdr *h)
 
 	if (h->type == GTSC_REC_DROPS)
 		return put_drops(w, (const void *)h);
-	n = emit_printer__note(w->values, h);
+	n = gt_emit_printer__note(w->values, h);
 	if (n || task_twice(w, h))
 		return n < 0 ? n : 0;
-	ec = event_class__of(w->r, h);
+	ec = gt_event_class__of(w->r, h);
 	if (!ec)
 		return 0;
-	full = ctf_classes__of(w->classes, ec, h);
+	full = gt_ctf_classes__of(w->classes, ec, h);
 	if (!full)
 		return -ENOMEM;
 	s = stream_of(w, h->type < GTSC_REC_TYPE_MAX ? w->chan_of_type[h->type] : w->nr_chans,
@@ -652,7 +652,7 @@ static const char tsdl_stream[] =
 	"\t};\n"
 	"};\n\n";
 
-int ctf_writer__metadata(const struct ctf_writer *w, FILE *f)
+int gt_ctf_writer__metadata(const struct ctf_writer *w, FILE *f)
 {
 	const __u8 *u = w->uuid;
 	char uuid[40];
@@ -669,8 +669,8 @@ int ctf_writer__metadata(const struct ctf_writer *w, FILE *f)
 	put_env(w, f);
 	put_clock(w, f, uuid);
 	fputs(tsdl_stream, f);
-	for (unsigned int id = 0; id < ctf_classes__count(w->classes); id++) {
-		const struct ctf_class *ec = ctf_classes__get(w->classes, id);
+	for (unsigned int id = 0; id < gt_ctf_classes__count(w->classes); id++) {
+		const struct ctf_class *ec = gt_ctf_classes__get(w->classes, id);
 
 		fprintf(f, "event {\n\tname = ");
 		put_literal(f, ec->name);
@@ -682,7 +682,7 @@ int ctf_writer__metadata(const struct ctf_writer *w, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-int ctf_writer__finish(struct ctf_writer *w)
+int gt_ctf_writer__finish(struct ctf_writer *w)
 {
 	int err = 0, fd;
 	FILE *f;
@@ -704,7 +704,7 @@ int ctf_writer__finish(struct ctf_writer *w)
 		close(fd);
 		return -errno;
 	}
-	err = ctf_writer__metadata(w, f);
+	err = gt_ctf_writer__metadata(w, f);
 	if (fclose(f) && !err)
 		err = -errno;
 	return err;

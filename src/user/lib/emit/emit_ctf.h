@@ -14,15 +14,15 @@
 struct ctf_writer;
 
 /* Streams go into directory DIRFD (the caller's); PACKET_BYTES of events a packet. */
-struct ctf_writer *ctf_writer__new(const struct gtsc_reader *r, int dirfd, size_t packet_bytes);
-void ctf_writer__free(struct ctf_writer *w);
+struct ctf_writer *gt_ctf_writer__new(const struct gtsc_reader *r, int dirfd, size_t packet_bytes);
+void gt_ctf_writer__free(struct ctf_writer *w);
 /* Takes the next record in the reader's order: 0 or -errno. */
-int ctf_writer__push(struct ctf_writer *w, const struct gtsc_rec_hdr *rec);
+int gt_ctf_writer__push(struct ctf_writer *w, const struct gtsc_rec_hdr *rec);
 /* Writes the packets still open and the metadata file: 0 or -errno. */
-int ctf_writer__finish(struct ctf_writer *w);
+int gt_ctf_writer__finish(struct ctf_writer *w);
 /* Events written and drops counted as discarded so far. */
-void ctf_writer__counts(const struct ctf_writer *w, __u64 *events, __u64 *discarded);
+void gt_ctf_writer__counts(const struct ctf_writer *w, __u64 *events, __u64 *discarded);
 /* The TSDL metadata for what was pushed so far, into F (finish writes it to the directory). */
-int ctf_writer__metadata(const struct ctf_writer *w, FILE *f);
+int gt_ctf_writer__metadata(const struct ctf_writer *w, FILE *f);
 
 #endif

@@ -17,7 +17,7 @@ static void put_head(struct gtsc_event_printer *p, const struct gtsc_event_class
 {
 	fprintf(p->out,
 		"{\"time\":%.9f,\"ts_ns\":%" PRIu64 ",\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-		emit_secs(p, h->ts_ns), (uint64_t)h->ts_ns, h->cpu, h->pid, h->tid);
+		gt_emit_secs(p, h->ts_ns), (uint64_t)h->ts_ns, h->cpu, h->pid, h->tid);
 	gtsc_fputs_json(p->out, gtsc_comm_table__get(p->comms, h->pid, h->tid));
 	fputs(",\"event\":", p->out);
 	gtsc_fputs_json(p->out, c->name);
@@ -88,7 +88,7 @@ static void put_text_of(struct gtsc_event_printer *p, const struct gtsc_event_cl
 	char tmp[512];
 	struct gtsc_buf b = { tmp, 0, sizeof(tmp) - 1 };
 
-	if (!emit_decoded(c, rec, f, v, &b))
+	if (!gt_emit_decoded(c, rec, f, v, &b))
 		return;
 	fprintf(p->out, ",\"%s%s_text\":", key_prefix(c, f->name), f->name);
 	gtsc_fput_json(p->out, tmp, b.len);
@@ -111,7 +111,7 @@ static void put_value(struct gtsc_event_printer *p, const struct emit_value *v)
 	case EV_TIME: fprintf(p->out, "%" PRIu64, (uint64_t)v->u); break;
 	case EV_HEX: fprintf(p->out, "\"0x%" PRIx64 "\"", (uint64_t)v->u); break;
 	case EV_BOOL: fputs(v->u ? "true" : "false", p->out); break;
-	case EV_ARRAY: emit_array(p->out, v); break;
+	case EV_ARRAY: gt_emit_array(p->out, v); break;
 	case EV_PAYLOAD: put_payload(p->out, v); break;
 	case EV_OMIT: break;
 	}
@@ -139,7 +139,7 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
 
 		if (!picked(f, pick))
 			continue;
-		v = emit_value(p, c, rec, f);
+		v = gt_emit_value(p, c, rec, f);
 		if (v.kind == EV_OMIT)
 			continue;
 		if (!first_bare)
@@ -152,8 +152,8 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
 	}
 }
 
-void emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-	       const struct gtsc_rec_hdr *rec)
+void gt_emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		  const struct gtsc_rec_hdr *rec)
 {
 	put_head(p, c, rec);
 	if (c->style == GTSC_CLASS_CALL) {
@@ -170,8 +170,8 @@ void emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 	fputs("}\n", p->out);
 }
 
-void emit_json_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-		      const struct gtsc_rec_hdr *rec)
+void gt_emit_json_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+			 const struct gtsc_rec_hdr *rec)
 {
 	fputc('{', p->out);
 	put_fields(p, c, rec, PICK_ALL, true);

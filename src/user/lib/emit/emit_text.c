@@ -13,7 +13,7 @@
 static void put_head(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 		     const struct gtsc_rec_hdr *h)
 {
-	fprintf(p->out, "%14.9f [%03u] ", emit_secs(p, h->ts_ns), h->cpu);
+	fprintf(p->out, "%14.9f [%03u] ", gt_emit_secs(p, h->ts_ns), h->cpu);
 	gtsc_fputs_text(p->out, gtsc_comm_table__get(p->comms, h->pid, h->tid));
 	fprintf(p->out, "/%u", h->pid);
 	if (h->tid != h->pid)
@@ -31,7 +31,7 @@ static void put_named(struct gtsc_event_printer *p, const struct gtsc_event_clas
 	char tmp[512];
 	struct gtsc_buf b = { tmp, 0, sizeof(tmp) - 1 };
 
-	if (emit_decoded(c, rec, f, v, &b))
+	if (gt_emit_decoded(c, rec, f, v, &b))
 		gtsc_fput_text(p->out, tmp, b.len);
 	else if (v->kind == EV_FLAGS)
 		fprintf(p->out, "0x%" PRIx64, (uint64_t)v->u);
@@ -51,11 +51,11 @@ static void put_value(struct gtsc_event_printer *p, const struct gtsc_event_clas
 	case EV_UINT: fprintf(p->out, "%" PRIu64, (uint64_t)v->u); break;
 	case EV_HEX: fprintf(p->out, "0x%" PRIx64, (uint64_t)v->u); break;
 	case EV_BOOL: fputs(v->u ? "true" : "false", p->out); break;
-	case EV_TIME: fprintf(p->out, "%.9f", emit_secs(p, v->u)); break;
+	case EV_TIME: fprintf(p->out, "%.9f", gt_emit_secs(p, v->u)); break;
 	case EV_ERRNO:
 	case EV_XLAT:
 	case EV_FLAGS: put_named(p, c, rec, f, v); break;
-	case EV_ARRAY: emit_array(p->out, v); break;
+	case EV_ARRAY: gt_emit_array(p->out, v); break;
 	case EV_OMIT:
 	case EV_PAYLOAD: break; /* the captured data is report --syscalls' to decode */
 	}
@@ -74,7 +74,7 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
 
 		if ((f->flags & GTSC_FF_ARG) != want_flags)
 			continue;
-		v = emit_value(p, c, rec, f);
+		v = gt_emit_value(p, c, rec, f);
 		if (v.kind == EV_OMIT || v.kind == EV_PAYLOAD)
 			continue;
 		fputs(lead || !first ? sep : "", p->out);
@@ -107,8 +107,8 @@ static bool put_line(struct gtsc_event_printer *p, const struct gtsc_event_class
 	return n >= 0;
 }
 
-void emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-	       const struct gtsc_rec_hdr *rec)
+void gt_emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+		  const struct gtsc_rec_hdr *rec)
 {
 	struct emit_value name;
 
@@ -116,7 +116,7 @@ void emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 	if (c->style == GTSC_CLASS_FMT && put_line(p, c, rec)) {
 		/* the line is the class's */
 	} else if (c->style == GTSC_CLASS_CALL && c->nr_fields) {
-		name = emit_value(p, c, rec, &c->fields[0]);
+		name = gt_emit_value(p, c, rec, &c->fields[0]);
 		fputc(' ', p->out);
 		put_value(p, c, rec, &c->fields[0], &name);
 		fputc('(', p->out);

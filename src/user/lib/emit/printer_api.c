@@ -16,7 +16,7 @@ struct cache_name {
 	char name[GTSC_CACHE_NAME_LEN];
 };
 
-const char *emit_cache_name(const struct gtsc_event_printer *p, __u64 id)
+const char *gt_emit_cache_name(const struct gtsc_event_printer *p, __u64 id)
 {
 	size_t lo = 0, hi = p->nr_caches;
 
@@ -38,7 +38,7 @@ static int cache_add(struct gtsc_event_printer *p, const struct gtsc_rec_kmem_ca
 	struct cache_name *n;
 	size_t i;
 
-	if (emit_cache_name(p, c->cache_id))
+	if (gt_emit_cache_name(p, c->cache_id))
 		return 0;
 	n = realloc(p->caches, (p->nr_caches + 1) * sizeof(*n));
 	if (!n)
@@ -53,7 +53,7 @@ static int cache_add(struct gtsc_event_printer *p, const struct gtsc_rec_kmem_ca
 	return 0;
 }
 
-struct gtsc_event_printer *emit_printer__new(const struct gtsc_reader *r)
+struct gtsc_event_printer *gt_emit_printer__new(const struct gtsc_reader *r)
 {
 	struct gtsc_event_printer *p = calloc(1, sizeof(*p));
 	const char *start;
@@ -79,7 +79,7 @@ gtsc_event_printer__new(const struct gtsc_reader *r, FILE *out,
 		errno = EINVAL;
 		return NULL;
 	}
-	p = emit_printer__new(r);
+	p = gt_emit_printer__new(r);
 	if (!p)
 		return NULL;
 	p->out = out;
@@ -97,7 +97,7 @@ GTSC_API void gtsc_event_printer__free(struct gtsc_event_printer *p)
 	free(p);
 }
 
-int emit_printer__note(struct gtsc_event_printer *p, const struct gtsc_rec_hdr *rec)
+int gt_emit_printer__note(struct gtsc_event_printer *p, const struct gtsc_rec_hdr *rec)
 {
 	if (rec->type == GTSC_REC_KMEM_CACHE && rec->size >= sizeof(struct gtsc_rec_kmem_cache))
 		return cache_add(p, (const void *)rec) ?: 1;
@@ -109,7 +109,7 @@ int emit_printer__note(struct gtsc_event_printer *p, const struct gtsc_rec_hdr *
 GTSC_API const char *gtsc_event_printer__name(struct gtsc_event_printer *p,
 					      const struct gtsc_rec_hdr *rec, const char **group)
 {
-	const struct gtsc_event_class *c = p && rec ? event_class__of(p->r, rec) : NULL;
+	const struct gtsc_event_class *c = p && rec ? gt_event_class__of(p->r, rec) : NULL;
 
 	if (group)
 		*group = c ? c->group : NULL;
@@ -123,7 +123,7 @@ GTSC_API int gtsc_event_printer__skip(struct gtsc_event_printer *p,
 
 	if (!p || !rec)
 		return -EINVAL;
-	n = emit_printer__note(p, rec);
+	n = gt_emit_printer__note(p, rec);
 	return n < 0 ? n : 0;
 }
 
@@ -135,15 +135,15 @@ GTSC_API int gtsc_event_printer__print(struct gtsc_event_printer *p,
 
 	if (!p || !rec)
 		return -EINVAL;
-	n = emit_printer__note(p, rec);
+	n = gt_emit_printer__note(p, rec);
 	if (n)
 		return n < 0 ? n : 0;
-	c = event_class__of(p->r, rec);
+	c = gt_event_class__of(p->r, rec);
 	if (c && p->json_fields)
-		emit_json_fields(p, c, rec);
+		gt_emit_json_fields(p, c, rec);
 	else if (c && p->json)
-		emit_json(p, c, rec);
+		gt_emit_json(p, c, rec);
 	else if (c)
-		emit_text(p, c, rec);
+		gt_emit_text(p, c, rec);
 	return ferror(p->out) ? -EIO : 0;
 }

@@ -27,7 +27,7 @@
 #include "col_codec.h"
 #include "trace_util.h"
 
-ssize_t trace_pread_full(int fd, void *buf, size_t len, __u64 off)
+ssize_t gt_trace_pread_full(int fd, void *buf, size_t len, __u64 off)
 {
 	size_t done = 0;
 
@@ -48,7 +48,7 @@ ssize_t trace_pread_full(int fd, void *buf, size_t len, __u64 off)
 
 #define HUGE_PAGE (2u << 20)
 
-void *chunk_buf_alloc(size_t need, size_t *cap)
+void *gt_chunk_buf_alloc(size_t need, size_t *cap)
 {
 	void *p;
 
@@ -63,12 +63,12 @@ void *chunk_buf_alloc(size_t need, size_t *cap)
 	return p;
 }
 
-void unpacker__free(struct unpacker *u)
+void gt_unpacker__free(struct unpacker *u)
 {
 	if (u->zs_ready)
 		inflateEnd(&u->zs);
 	ZSTD_freeDCtx(u->zstd);
-	col_coder__free(u->cols);
+	gt_col_coder__free(u->cols);
 	free(u->colbuf);
 	free(u->stored);
 	memset(u, 0, sizeof(*u));
@@ -90,7 +90,7 @@ static int bad_size(struct unpacker *u, const struct data_chunk *c)
 		       c->idx, (unsigned long long)c->pos, c->h.raw_len);
 }
 
-int trace_grow_array(void **arr, size_t *cap, size_t need, size_t elem)
+int gt_trace_grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 {
 	size_t ncap = *cap ? *cap : 16;
 	void *p;
@@ -143,17 +143,17 @@ static int unzstd(struct unpacker *u, const struct data_chunk *c, const char *in
 	if (!(c->h.flags & GTSC_CHUNK_COLS))
 		return unzstd_to(u, c, in, out, c->h.raw_len);
 	clen = ZSTD_getFrameContentSize(in, c->h.len);
-	if (clen > col_encode_bound(c->h.raw_len))
+	if (clen > gt_col_encode_bound(c->h.raw_len))
 		return bad_size(u, c);
-	if (!u->cols && !(u->cols = col_coder__new()))
+	if (!u->cols && !(u->cols = gt_col_coder__new()))
 		return -ENOMEM;
-	if (trace_grow_array((void **)&u->colbuf, &u->colbuf_cap, clen, 1))
+	if (gt_trace_grow_array((void **)&u->colbuf, &u->colbuf_cap, clen, 1))
 		return -ENOMEM;
 	err = unzstd_to(u, c, in, u->colbuf, clen);
 	if (err)
 		return err;
-	err = col_coder__decode(u->cols, u->colbuf, clen, out, c->h.raw_len,
-				u->ix.refs ? &u->ix : NULL);
+	err = gt_col_coder__decode(u->cols, u->colbuf, clen, out, c->h.raw_len,
+				   u->ix.refs ? &u->ix : NULL);
 	u->indexed = !err && u->ix.ok ? u->ix.refs : NULL;
 	if (err == -ENOTSUP)
 		return damaged(u, "chunk %u at byte %llu holds columns of a layout this gtsc-bpf does not know: a newer recorder wrote it; records before it are readable",
@@ -186,8 +186,8 @@ static int unzlib(struct unpacker *u, const struct data_chunk *c, const char *in
 	return 0;
 }
 
-int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct data_chunk *c,
-		 char *out)
+int gt_unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct data_chunk *c,
+		    char *out)
 {
 	const struct gtsc_chunk_hdr *h = &c->h;
 	bool packed = h->flags & (GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4 | GTSC_CHUNK_ZSTD);
@@ -196,7 +196,7 @@ int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct da
 
 	u->indexed = NULL;
 	if (packed && !stored) {
-		if (trace_grow_array((void **)&u->stored, &u->stored_cap, h->len, 1))
+		if (gt_trace_grow_array((void **)&u->stored, &u->stored_cap, h->len, 1))
 			return -ENOMEM;
 		in = u->stored;
 	}
@@ -204,7 +204,7 @@ int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct da
 		in = packed ? (char *)stored : memcpy(out, stored, h->len);
 		n = h->len;
 	} else {
-		n = trace_pread_full(fd, in, h->len, c->pos + sizeof(*h));
+		n = gt_trace_pread_full(fd, in, h->len, c->pos + sizeof(*h));
 	}
 	if (n < 0)
 		return (int)n;
@@ -223,8 +223,8 @@ int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct da
 	return 0;
 }
 
-size_t index_chunk(const struct data_chunk *c, const char *data, struct trace_rec_ref *out,
-		   __u64 *max_ts, char *why)
+size_t gt_index_chunk(const struct data_chunk *c, const char *data, struct trace_rec_ref *out,
+		      __u64 *max_ts, char *why)
 {
 	size_t off = 0, len = c->h.raw_len, n = 0;
 	__u64 max = *max_ts;
@@ -268,11 +268,11 @@ size_t index_chunk(const struct data_chunk *c, const char *data, struct trace_re
 	return n;
 }
 
-size_t unpack_index(const struct unpacker *u, const struct data_chunk *c, const char *data,
-		    struct trace_rec_ref *refs, __u64 *max, char *why)
+size_t gt_unpack_index(const struct unpacker *u, const struct data_chunk *c, const char *data,
+		       struct trace_rec_ref *refs, __u64 *max, char *why)
 {
 	if (!refs || refs != u->indexed)
-		return index_chunk(c, data, refs, max, why);
+		return gt_index_chunk(c, data, refs, max, why);
 	/* the decoder's index saves a pass over the rows: ~4% of report --kmem's CPU */
 	if (u->ix.max > *max)
 		*max = u->ix.max;
@@ -326,7 +326,7 @@ static void fill_slot(struct prefetch *p, const struct data_chunk *c, struct slo
 	if (s->cap < c->h.raw_len || !s->data) {
 		/* contents need not survive: no realloc copy */
 		free(s->data);
-		s->data = chunk_buf_alloc(c->h.raw_len, &s->cap);
+		s->data = gt_chunk_buf_alloc(c->h.raw_len, &s->cap);
 		if (!s->data) {
 			s->cap = 0;
 			s->ret = -ENOMEM;
@@ -343,11 +343,11 @@ static void fill_slot(struct prefetch *p, const struct data_chunk *c, struct slo
 		}
 	}
 	p->u.ix.refs = s->refs;
-	s->ret = c->in < p->n_fds ? unpack_chunk(&p->u, p->fds[c->in], NULL, c, s->data) : -EINVAL;
+	s->ret = c->in < p->n_fds ? gt_unpack_chunk(&p->u, p->fds[c->in], NULL, c, s->data) : -EINVAL;
 	if (s->ret == 1)
 		memcpy(s->why, p->u.why, sizeof(s->why));
 	if (!s->ret)
-		s->n_refs = unpack_index(&p->u, c, s->data, s->refs, &s->max, s->rec_why);
+		s->n_refs = gt_unpack_index(&p->u, c, s->data, s->refs, &s->max, s->rec_why);
 	p->u.ix.refs = NULL;
 }
 
@@ -379,8 +379,8 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-struct prefetch *prefetch__start(const struct data_chunk *chunks, size_t n, size_t first,
-				 const int *fds, size_t n_fds)
+struct prefetch *gt_prefetch__start(const struct data_chunk *chunks, size_t n, size_t first,
+				    const int *fds, size_t n_fds)
 {
 	struct prefetch *p = calloc(1, sizeof(*p));
 
@@ -410,8 +410,8 @@ struct prefetch *prefetch__start(const struct data_chunk *chunks, size_t n, size
 	return p;
 }
 
-void prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out, char *spare,
-		    size_t spare_cap)
+void gt_prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out, char *spare,
+		       size_t spare_cap)
 {
 	struct slot *s = &p->slot[idx % SLOTS];
 
@@ -438,7 +438,7 @@ void prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out, char
 	s->cap = spare ? spare_cap : 0;
 }
 
-void prefetch__stop(struct prefetch *p)
+void gt_prefetch__stop(struct prefetch *p)
 {
 	if (!p)
 		return;
@@ -451,7 +451,7 @@ void prefetch__stop(struct prefetch *p)
 		free(p->slot[i].data);
 		free(p->slot[i].refs);
 	}
-	unpacker__free(&p->u);
+	gt_unpacker__free(&p->u);
 	pthread_cond_destroy(&p->done);
 	pthread_cond_destroy(&p->more);
 	pthread_mutex_destroy(&p->mu);

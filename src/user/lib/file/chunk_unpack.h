@@ -35,21 +35,21 @@ struct unpacker {
 	struct col_coder *cols; /* made at the first column chunk */
 	char *colbuf;		/* the columns of the chunk being read */
 	size_t colbuf_cap;
-	char why[UNPACK_WHY]; /* the damage, when unpack_chunk() says 1 */
+	char why[UNPACK_WHY]; /* the damage, when gt_unpack_chunk() says 1 */
 	/*
 	 * Set ix.refs (room for raw_len / sizeof(header) refs) around
-	 * unpack_chunk() of a DATA chunk, and a column chunk is indexed as it
-	 * is decoded: unpack_index() then need not read the records again.
+	 * gt_unpack_chunk() of a DATA chunk, and a column chunk is indexed as it
+	 * is decoded: gt_unpack_index() then need not read the records again.
 	 */
 	struct col_index ix;
 	const struct trace_rec_ref *indexed; /* where the last chunk was indexed, or NULL */
 };
 
 /* Grows *ARR (*CAP elements of ELEM bytes) to hold NEED, doubling: 0 or -ENOMEM. */
-int trace_grow_array(void **arr, size_t *cap, size_t need, size_t elem);
+int gt_trace_grow_array(void **arr, size_t *cap, size_t need, size_t elem);
 
 /* Bytes read from FD at OFF, short only at end of file, or -errno. */
-ssize_t trace_pread_full(int fd, void *buf, size_t len, __u64 off);
+ssize_t gt_trace_pread_full(int fd, void *buf, size_t len, __u64 off);
 
 /*
  * Room for NEED bytes of records, *CAP of them (a power of two, so that
@@ -57,17 +57,17 @@ ssize_t trace_pread_full(int fd, void *buf, size_t len, __u64 off);
  * are aligned and asked to be huge pages: a 4 MiB chunk is then two page
  * faults, not 1024, and faults cost a VM dearly.  free() frees it.
  */
-void *chunk_buf_alloc(size_t need, size_t *cap);
+void *gt_chunk_buf_alloc(size_t need, size_t *cap);
 
-void unpacker__free(struct unpacker *u);
+void gt_unpacker__free(struct unpacker *u);
 
 /*
  * Reads chunk C's payload (from FD, or from STORED, its bytes already in
  * memory, when not NULL), checks it and decompresses it into OUT (room for
  * raw_len bytes).  0: good; 1: damaged, u->why says how; -errno.
  */
-int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct data_chunk *c,
-		 char *out);
+int gt_unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct data_chunk *c,
+		    char *out);
 
 /*
  * Indexes the records of chunk C, decompressed at DATA, into OUT (room for
@@ -75,12 +75,12 @@ int unpack_chunk(struct unpacker *u, int fd, const char *stored, const struct da
  * Damage ends the chunk, not the file: WHY (UNPACK_WHY bytes) then says
  * where, else it is "".  Returns the records indexed.
  */
-size_t index_chunk(const struct data_chunk *c, const char *data, struct trace_rec_ref *out,
-		   __u64 *max, char *why);
+size_t gt_index_chunk(const struct data_chunk *c, const char *data, struct trace_rec_ref *out,
+		      __u64 *max, char *why);
 
-/* index_chunk() into REFS, unless unpack_chunk() indexed the chunk there already. */
-size_t unpack_index(const struct unpacker *u, const struct data_chunk *c, const char *data,
-		    struct trace_rec_ref *refs, __u64 *max, char *why);
+/* gt_index_chunk() into REFS, unless gt_unpack_chunk() indexed the chunk there already. */
+size_t gt_unpack_index(const struct unpacker *u, const struct data_chunk *c, const char *data,
+		       struct trace_rec_ref *refs, __u64 *max, char *why);
 
 /* ---- the prefetch worker ---- */
 
@@ -93,7 +93,7 @@ struct prefetched {
 	const struct trace_rec_ref *refs; /* refs[0, n_refs): valid until the next take */
 	size_t n_refs;
 	__u64 max;	/* highest timestamp of the refs (0 if none) */
-	int ret;	/* unpack_chunk()'s */
+	int ret;	/* gt_unpack_chunk()'s */
 	const char *why;     /* ret 1: the chunk's damage */
 	const char *rec_why; /* damage that ended the chunk's records early, or "" */
 };
@@ -103,16 +103,16 @@ struct prefetched {
  * descriptors are FDS[]; the arrays must not change while it runs.  NULL
  * when no thread can be made (the caller reads on its own).
  */
-struct prefetch *prefetch__start(const struct data_chunk *chunks, size_t n, size_t first,
-				 const int *fds, size_t n_fds);
+struct prefetch *gt_prefetch__start(const struct data_chunk *chunks, size_t n, size_t first,
+				    const int *fds, size_t n_fds);
 /*
  * Waits for chunk IDX (the one after the last taken) and takes it.
  * SPARE (may be NULL) of SPARE_CAP bytes goes back to the worker for a
  * later chunk.
  */
-void prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out, char *spare,
-		    size_t spare_cap);
+void gt_prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out, char *spare,
+		       size_t spare_cap);
 /* Stops and frees the worker and what it holds. */
-void prefetch__stop(struct prefetch *p);
+void gt_prefetch__stop(struct prefetch *p);
 
 #endif

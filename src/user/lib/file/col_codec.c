@@ -33,7 +33,7 @@
  *   timestamps' jitter (~1.7 bytes per event on make) and captured user
  *   memory (tar: 2.4 of its 7).  Cost, on one CPU: encoding ~55 ns per
  *   record plus zstd ~20 (LZ4 of the rows: ~48); decoding ~27-29 with the
- *   index + zstd ~7.4 (LZ4 of the rows ~9.3, then index_chunk() ~2-5;
+ *   index + zstd ~7.4 (LZ4 of the rows ~9.3, then gt_index_chunk() ~2-5;
  *   see the decoding section).
  */
 #include <errno.h>
@@ -77,7 +77,7 @@ enum coding {
 #define TID_CACHE 1024 /* direct-mapped by tid: a thread's enter and exit are close */
 #define KEYS 256	/* direct-mapped by key (keyed_fields()) */
 #define TS_TYPES 16	/* record types told apart by ts_mode() */
-#define BLOCK 256	/* records decoded a column at a time (col_coder__decode()) */
+#define BLOCK 256	/* records decoded a column at a time (gt_col_coder__decode()) */
 
 struct col_field {
 	__u16 off;
@@ -96,7 +96,7 @@ struct col_type {
 	__u16 expect; /* the usual size: sizes are coded as the difference from it */
 	bool stores;  /* some field is kept for the exit record */
 	int key;      /* index in f[] of the field keying C_KEYED fields, or -1 */
-	/* for the decoder (col_coder__decode()), from the above */
+	/* for the decoder (gt_col_coder__decode()), from the above */
 	__u16 end; /* where the last field ends: a record this long holds them all */
 	unsigned int ngaps, npair;
 	struct {
@@ -313,8 +313,8 @@ static const struct gtsc_field *find_field(const struct gtsc_event_class *k, con
  */
 static void pair_exit(struct col_coder *c)
 {
-	const struct gtsc_event_class *en = col_record_class(GTSC_REC_SYS_ENTER);
-	const struct gtsc_event_class *ex = col_record_class(GTSC_REC_SYS_EXIT);
+	const struct gtsc_event_class *en = gt_col_record_class(GTSC_REC_SYS_ENTER);
+	const struct gtsc_event_class *ex = gt_col_record_class(GTSC_REC_SYS_EXIT);
 	struct col_type *te = &c->types[GTSC_REC_SYS_ENTER], *tx = &c->types[GTSC_REC_SYS_EXIT];
 	unsigned int slots = 0;
 
@@ -389,7 +389,7 @@ static void layout(struct col_coder *c)
 	unsigned int si = S_COMMON;
 
 	for (unsigned int t = 0; t < GTSC_REC_TYPE_MAX; t++) {
-		const struct gtsc_event_class *k = col_record_class(t);
+		const struct gtsc_event_class *k = gt_col_record_class(t);
 		struct col_type *ct = &c->types[t];
 		unsigned int end = sizeof(struct gtsc_rec_hdr);
 
@@ -421,7 +421,7 @@ static void layout(struct col_coder *c)
 		decoder_plan(&c->types[t]);
 }
 
-struct col_coder *col_coder__new(void)
+struct col_coder *gt_col_coder__new(void)
 {
 	struct col_coder *c = calloc(1, sizeof(*c));
 
@@ -434,13 +434,13 @@ struct col_coder *col_coder__new(void)
 	c->kprev = calloc((size_t)c->nstreams * KEYS, sizeof(*c->kprev));
 	c->tids = calloc(TID_CACHE, sizeof(*c->tids));
 	if (!c->s || !c->prev || !c->kprev || !c->tids) {
-		col_coder__free(c);
+		gt_col_coder__free(c);
 		return NULL;
 	}
 	return c;
 }
 
-void col_coder__free(struct col_coder *c)
+void gt_col_coder__free(struct col_coder *c)
 {
 	if (!c)
 		return;
@@ -508,7 +508,7 @@ static inline __u64 *kprev(struct col_coder *c, const struct col_field *f)
 
 /* ---- encoding ---- */
 
-size_t col_encode_bound(size_t len)
+size_t gt_col_encode_bound(size_t len)
 {
 	/*
 	 * Per record (at least 24 bytes): a header of at most 49 varint bytes,
@@ -662,7 +662,7 @@ static void encode_record(struct col_coder *c, const char *rec)
 	putb(c, S_TAIL, rec + cur, h.size - cur);
 }
 
-size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *out)
+size_t gt_col_coder__encode(struct col_coder *c, const void *in, size_t len, void *out)
 {
 	const char *recs = in;
 	__u8 *o = out;
@@ -715,7 +715,7 @@ size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *
  * CPU, load 8-10), against the one that went record by record, field by
  * field: kmem_load's 3.7 M records 40.6 -> 28.8 ns per record, openread's
  * 2.2 M syscall records 30.3 -> 31.2, both now making the reader's index
- * too (col_index), which saves index_chunk()'s pass.  Tried and slower or
+ * too (col_index), which saves gt_index_chunk()'s pass.  Tried and slower or
  * within noise: the header a field at a time as well (16 live pointers
  * otherwise; 28.8 -> 30.4), eight one-byte varints per load and test
  * (28.8 -> 31.1: half of kmem's small fields take two bytes).  The exit's
@@ -1296,8 +1296,8 @@ static int open_streams(struct col_coder *c, const __u8 *in, size_t len, __u64 *
 	return data == in + len ? 0 : -EBADMSG;
 }
 
-int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len,
-		      struct col_index *ix)
+int gt_col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len,
+			 struct col_index *ix)
 {
 	struct hdr_state hs = {};
 	size_t off = 0;

@@ -19,29 +19,29 @@ struct col_coder;
 struct trace_rec_ref;
 
 /*
- * The index col_coder__decode() may make as it writes the records (what
- * index_chunk() would make of them, without reading them again).
+ * The index gt_col_coder__decode() may make as it writes the records (what
+ * gt_index_chunk() would make of them, without reading them again).
  */
 struct col_index {
 	struct trace_rec_ref *refs; /* room for out_len / sizeof(struct gtsc_rec_hdr) */
 	size_t n;		    /* out: the records indexed */
 	__u64 max;		    /* out: their highest timestamp */
-	bool ok; /* out: every record is as index_chunk() wants it; else use that */
+	bool ok; /* out: every record is as gt_index_chunk() wants it; else use that */
 };
 
 /* The layout of every stream (from the field tables) and the coder's state. NULL: ENOMEM. */
-struct col_coder *col_coder__new(void);
-void col_coder__free(struct col_coder *c);
+struct col_coder *gt_col_coder__new(void);
+void gt_col_coder__free(struct col_coder *c);
 
-/* Bytes col_coder__encode may write for LEN bytes of records. */
-size_t col_encode_bound(size_t len);
+/* Bytes gt_col_coder__encode may write for LEN bytes of records. */
+size_t gt_col_encode_bound(size_t len);
 
 /*
  * Encodes records IN[0, LEN) (whole records, each at least a header, as
- * the writer checked them) into OUT, which holds col_encode_bound(LEN).
+ * the writer checked them) into OUT, which holds gt_col_encode_bound(LEN).
  * Returns the encoded length.
  */
-size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *out);
+size_t gt_col_coder__encode(struct col_coder *c, const void *in, size_t len, void *out);
 
 /*
  * Decodes IN[0, LEN) into exactly OUT_LEN bytes of records at OUT, and
@@ -49,7 +49,7 @@ size_t col_coder__encode(struct col_coder *c, const void *in, size_t len, void *
  * do not describe OUT_LEN bytes of records (never reads or writes out of
  * bounds).
  */
-int col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len,
-		      struct col_index *ix);
+int gt_col_coder__decode(struct col_coder *c, const void *in, size_t len, void *out, size_t out_len,
+			 struct col_index *ix);
 
 #endif

@@ -12,6 +12,6 @@
  * of a column chunk follow from these tables: changing one changes the
  * layout, which takes a new COL_VERSION (col_codec.c).
  */
-const struct gtsc_event_class *col_record_class(unsigned int type);
+const struct gtsc_event_class *gt_col_record_class(unsigned int type);
 
 #endif

@@ -15,7 +15,7 @@
  * plain varint).  Deriving the streams from them would let a display change
  * move the layout of files already written.  This table is one class per
  * record, sorted by offset, never overlapping, and changes only with a new
- * COL_VERSION; col_record_class() costs nothing per record either way (the
+ * COL_VERSION; gt_col_record_class() costs nothing per record either way (the
  * layout is made once per coder).
  *
  * The coder makes of each field (col_codec.c, field_coding()):
@@ -123,7 +123,7 @@ static const struct gtsc_event_class classes[GTSC_REC_TYPE_MAX] = {
 	[GTSC_REC_PRINTF] = CLASS("gtsc", "printf", printf_fields),
 };
 
-const struct gtsc_event_class *col_record_class(unsigned int type)
+const struct gtsc_event_class *gt_col_record_class(unsigned int type)
 {
 	return type < GTSC_REC_TYPE_MAX && classes[type].fields ? &classes[type] : NULL;
 }

@@ -132,7 +132,7 @@ int gt_ksyms__name(const struct ksym_table *t, const __u64 *addrs, size_t n, str
 		/* All-zero addresses mean kptr_restrict hid them: nothing to name. */
 		if (!s || !s->addr || s == last)
 			continue;
-		strbuf_addf(sb, "%llx %s\n", (unsigned long long)s->addr, s->name);
+		gt_strbuf_addf(sb, "%llx %s\n", (unsigned long long)s->addr, s->name);
 		last = s;
 	}
 	free(sorted);

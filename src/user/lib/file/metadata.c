@@ -46,13 +46,13 @@ void gt_meta__host(struct strbuf *sb)
 	mono = clock_ns(CLOCK_MONOTONIC);
 	real = clock_ns(CLOCK_REALTIME);
 	mono = (mono + clock_ns(CLOCK_MONOTONIC)) / 2;
-	strbuf_addf(sb, "hostname=%s\nkernel=%s\nkernel_version=%s\narch=%s\n", host, u.release,
-		    u.version, u.machine);
-	strbuf_addf(sb, "nr_cpus=%ld\nnr_cpus_online=%ld\npage_size=%ld\n",
-		    sysconf(_SC_NPROCESSORS_CONF), sysconf(_SC_NPROCESSORS_ONLN),
-		    sysconf(_SC_PAGESIZE));
-	strbuf_addf(sb, "clock=CLOCK_MONOTONIC\nwall_offset_ns=%lld\nstart_ns=%lld\n",
-		    (long long)(real - mono), (long long)mono);
+	gt_strbuf_addf(sb, "hostname=%s\nkernel=%s\nkernel_version=%s\narch=%s\n", host, u.release,
+		       u.version, u.machine);
+	gt_strbuf_addf(sb, "nr_cpus=%ld\nnr_cpus_online=%ld\npage_size=%ld\n",
+		       sysconf(_SC_NPROCESSORS_CONF), sysconf(_SC_NPROCESSORS_ONLN),
+		       sysconf(_SC_PAGESIZE));
+	gt_strbuf_addf(sb, "clock=CLOCK_MONOTONIC\nwall_offset_ns=%lld\nstart_ns=%lld\n",
+		       (long long)(real - mono), (long long)mono);
 }
 
 /*
@@ -130,7 +130,7 @@ static bool syscall_args(const char *tracefs, const char *name, struct strbuf *s
 		any = true;
 		if (!gt_syscall_field_is_arg(type, field))
 			continue;
-		strbuf_addf(sb, "\t%s\t%s", type, field);
+		gt_strbuf_addf(sb, "\t%s\t%s", type, field);
 	}
 	fclose(f);
 	return any;
@@ -141,7 +141,7 @@ static void builtin_args(const char *name, struct strbuf *sb)
 	const struct gtsc_builtin_syscall *b = gt_builtin_syscall(name);
 
 	for (int i = 0; b && i < b->nr_args; i++)
-		strbuf_addf(sb, "\t%s\t%s", b->arg[i][0], b->arg[i][1]);
+		gt_strbuf_addf(sb, "\t%s\t%s", b->arg[i][0], b->arg[i][1]);
 }
 
 int gt_meta__syscalls(const char *tracefs, struct strbuf *sb)
@@ -154,12 +154,12 @@ int gt_meta__syscalls(const char *tracefs, struct strbuf *sb)
 		if (!syscall_names[nr])
 			continue;
 		ev = gt_syscall_event_name(syscall_names[nr]);
-		strbuf_addf(sb, "%d\t%s", nr, syscall_names[nr]);
+		gt_strbuf_addf(sb, "%d\t%s", nr, syscall_names[nr]);
 		if (tracefs && tracefs[0] && syscall_args(tracefs, ev, sb))
 			from_tracefs++;
 		else
 			builtin_args(ev, sb); /* no tracefs, or no event for this one */
-		strbuf_addf(sb, "\n");
+		gt_strbuf_addf(sb, "\n");
 	}
 	return from_tracefs;
 }
@@ -176,9 +176,9 @@ void gt_meta__event_formats(const char *tracefs, const char *const *events, stru
 		f = fopen(path, "re");
 		if (!f)
 			continue;
-		strbuf_addf(sb, "event: %s\n", *events);
+		gt_strbuf_addf(sb, "event: %s\n", *events);
 		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			strbuf_add(sb, buf, n);
+			gt_strbuf_add(sb, buf, n);
 		fclose(f);
 	}
 }

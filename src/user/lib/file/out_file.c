@@ -126,7 +126,7 @@ static int create_in(int dfd, const char *base)
 	return fd;
 }
 
-int out_file__create(const char *path, bool keep_previous, char *why, size_t why_sz)
+int gt_out_file__create(const char *path, bool keep_previous, char *why, size_t why_sz)
 {
 	char dir[PATH_MAX];
 	const char *base;

@@ -11,6 +11,6 @@
  * KEEP_OLD first renames a non-empty PATH to PATH.old.  Returns the fd or
  * -errno; WHY (may be NULL) gets the sentence of a refused link.
  */
-int out_file__create(const char *path, bool keep_old, char *why, size_t why_sz);
+int gt_out_file__create(const char *path, bool keep_old, char *why, size_t why_sz);
 
 #endif

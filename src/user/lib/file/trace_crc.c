@@ -95,7 +95,7 @@ __attribute__((target("pclmul,sse4.1"))) static __u32 crc32_fold(const unsigned 
 	return (__u32)_mm_extract_epi32(x1, 1);
 }
 
-__u32 trace_crc32(__u32 crc, const void *buf, size_t len)
+__u32 gt_trace_crc32(__u32 crc, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 
@@ -113,7 +113,7 @@ __u32 trace_crc32(__u32 crc, const void *buf, size_t len)
 
 #else
 
-__u32 trace_crc32(__u32 crc, const void *buf, size_t len)
+__u32 gt_trace_crc32(__u32 crc, const void *buf, size_t len)
 {
 	return len ? (__u32)crc32_z(crc, buf, len) : crc;
 }

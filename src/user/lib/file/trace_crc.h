@@ -7,6 +7,6 @@
 #include <linux/types.h>
 
 /* The same value as zlib's crc32(CRC, BUF, LEN); CRC is 0 to start. */
-__u32 trace_crc32(__u32 crc, const void *buf, size_t len);
+__u32 gt_trace_crc32(__u32 crc, const void *buf, size_t len);
 
 #endif

@@ -169,7 +169,7 @@ struct gtsc_reader {
 	__u64 count;
 };
 
-#define GROW(arr, cap, need) trace_grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+#define GROW(arr, cap, need) gt_trace_grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 __attribute__((format(printf, 2, 3))) static void set_err(struct gtsc_reader *r, const char *fmt,
 							 ...)
@@ -289,7 +289,7 @@ static int read_file_hdr(struct gtsc_reader *r, const char *path)
 	struct gtsc_file_hdr fh;
 	ssize_t n;
 
-	n = trace_pread_full(r->in[r->cur_in].fd, &fh, sizeof(fh), 0);
+	n = gt_trace_pread_full(r->in[r->cur_in].fd, &fh, sizeof(fh), 0);
 	if (n < 0) {
 		set_err(r, "cannot read %s: %s", path, strerror((int)-n));
 		return (int)n;
@@ -348,7 +348,7 @@ static int split_tabs(char *line, char **f, int max)
 static int add_kv(struct gtsc_reader *r, struct kv **arr, size_t *n, size_t *cap, const char *key,
 		  const char *val)
 {
-	if (trace_grow_array((void **)arr, cap, *n + 1, sizeof(**arr)))
+	if (gt_trace_grow_array((void **)arr, cap, *n + 1, sizeof(**arr)))
 		return -ENOMEM;
 	(*arr)[(*n)++] = (struct kv){ .key = key, .val = val };
 	return 0;
@@ -598,7 +598,7 @@ static int parse_text(struct gtsc_reader *r, enum gtsc_chunk_type type, char *te
 
 static int append_text(struct text *t, const char *data, size_t len)
 {
-	if (trace_grow_array((void **)&t->buf, &t->cap, t->len + len + 1, 1))
+	if (gt_trace_grow_array((void **)&t->buf, &t->cap, t->len + len + 1, 1))
 		return -ENOMEM;
 	memcpy(t->buf + t->len, data, len);
 	t->len += len;
@@ -616,7 +616,7 @@ static int load_payload(struct gtsc_reader *r, const struct data_chunk *c, char 
 {
 	/* a stream's chunk is whole in its buffer (stream_next) */
 	const char *stored = r->st.on ? r->st.ibuf + r->st.ipos + sizeof(c->h) : NULL;
-	int err = unpack_chunk(&r->unpack, r->in[c->in].fd, stored, c, out);
+	int err = gt_unpack_chunk(&r->unpack, r->in[c->in].fd, stored, c, out);
 
 	if (err == 1)
 		mark_damaged(r, in_data, "%s", r->unpack.why);
@@ -733,7 +733,7 @@ static int walk_chunks(struct gtsc_reader *r)
 
 		if (!left)
 			break;
-		n = left < sizeof(c.h) ? 0 : trace_pread_full(r->in[c.in].fd, &c.h, sizeof(c.h), c.pos);
+		n = left < sizeof(c.h) ? 0 : gt_trace_pread_full(r->in[c.in].fd, &c.h, sizeof(c.h), c.pos);
 		if (n < 0)
 			return (int)n;
 		if ((size_t)n < sizeof(c.h) || (c.h.magic == GTSC_CHUNK_MAGIC &&
@@ -1160,8 +1160,8 @@ void gtsc_reader__close(struct gtsc_reader *r)
 			close(r->in[i].fd);
 	if (r->ext.free)
 		r->ext.free(r->ext.data);
-	prefetch__stop(r->prefetch);
-	unpacker__free(&r->unpack);
+	gt_prefetch__stop(r->prefetch);
+	gt_unpacker__free(&r->unpack);
 	for (size_t i = 0; i < GTSC_CHUNK_TYPE_MAX; i++)
 		free(r->texts[i].buf);
 	for (size_t i = 0; i < r->n_owned; i++)
@@ -1361,7 +1361,7 @@ static struct rbuf *get_rbuf(struct gtsc_reader *r, size_t size)
 	if (b.cap < size || !b.data) {
 		/* contents need not survive: no realloc copy */
 		free(b.data);
-		b.data = chunk_buf_alloc(size, &b.cap);
+		b.data = gt_chunk_buf_alloc(size, &b.cap);
 		if (!b.data)
 			return NULL;
 	}
@@ -1412,7 +1412,7 @@ static void index_records(struct gtsc_reader *r, const struct data_chunk *c, con
 	struct trace_rec_ref *out = r->pend ? r->pend + r->n_pend : NULL;
 	char why[UNPACK_WHY];
 
-	r->n_pend += unpack_index(&r->unpack, c, data, out, batch_max, why);
+	r->n_pend += gt_unpack_index(&r->unpack, c, data, out, batch_max, why);
 	if (why[0])
 		mark_damaged(r, true, "%s", why);
 }
@@ -1438,7 +1438,7 @@ static bool want_prefetch(struct gtsc_reader *r)
 	}
 	for (size_t i = 0; i < r->n_in; i++)
 		fds[i] = r->in[i].fd;
-	r->prefetch = prefetch__start(r->chunks, r->n_chunks, r->next_chunk, fds, r->n_in);
+	r->prefetch = gt_prefetch__start(r->chunks, r->n_chunks, r->next_chunk, fds, r->n_in);
 	r->one_thread = !r->prefetch;
 	return r->prefetch != NULL;
 }
@@ -1461,12 +1461,12 @@ static int take_prefetched(struct gtsc_reader *r, __u64 *batch_max)
 		spare_cap = r->spare[i].cap;
 		r->spare[i] = r->spare[--r->n_spare];
 	}
-	prefetch__take(r->prefetch, r->next_chunk, &got, spare, spare_cap);
+	gt_prefetch__take(r->prefetch, r->next_chunk, &got, spare, spare_cap);
 	if (got.data)
 		r->live[r->n_live++] = (struct rbuf){ .data = got.data, .cap = got.cap, .batch = r->batch };
 	if (got.ret < 0) {
 		/* the worker stopped: a retry reads on this thread */
-		prefetch__stop(r->prefetch);
+		gt_prefetch__stop(r->prefetch);
 		r->prefetch = NULL;
 		r->one_thread = true;
 		return got.ret;

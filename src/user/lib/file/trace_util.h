@@ -22,7 +22,7 @@ static const __u16 trace_rec_min_sizes[GTSC_REC_TYPE_MAX] = GTSC_REC_MIN_SIZES;
 
 static inline __u32 trace_file_hdr_crc(const struct gtsc_file_hdr *h)
 {
-	return trace_crc32(0, h, offsetof(struct gtsc_file_hdr, crc));
+	return gt_trace_crc32(0, h, offsetof(struct gtsc_file_hdr, crc));
 }
 
 /* LEN is at most GTSC_CHUNK_MAX_LEN, so it fits zlib's uInt. */
@@ -31,7 +31,7 @@ static inline __u32 trace_chunk_crc(const struct gtsc_chunk_hdr *h, const void *
 	struct gtsc_chunk_hdr tmp = *h;
 
 	tmp.crc = 0;
-	return trace_crc32(trace_crc32(0, &tmp, sizeof(tmp)), data, len);
+	return gt_trace_crc32(gt_trace_crc32(0, &tmp, sizeof(tmp)), data, len);
 }
 
 #endif

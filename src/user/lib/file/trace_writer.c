@@ -52,7 +52,7 @@ struct gtsc_writer {
 	void *lz4_state; /* LZ4_sizeofState() bytes; NULL: DATA chunks are deflated */
 	ZSTD_CCtx *zstd;	 /* DATA chunks: columns (cols), then zstd */
 	struct col_coder *cols;
-	char *cbuf; /* col_encode_bound(cap) bytes: the columns of a chunk */
+	char *cbuf; /* gt_col_encode_bound(cap) bytes: the columns of a chunk */
 	/* Records since the last ROUND_END chunk: a round to close. */
 	bool round_open;
 	/* zstd holds rounds (hold_round()): */
@@ -73,7 +73,7 @@ struct gtsc_writer {
 static int write_mem(struct gtsc_writer *w, const struct iovec *iov, int n)
 {
 	for (int i = 0; i < n; i++) {
-		strbuf_add(w->mem, iov[i].iov_base, iov[i].iov_len);
+		gt_strbuf_add(w->mem, iov[i].iov_base, iov[i].iov_len);
 		w->bytes += iov[i].iov_len;
 	}
 	return strbuf_err(w->mem);
@@ -150,7 +150,7 @@ static size_t lz4_chunk(struct gtsc_writer *w, const void *in, size_t in_len, vo
 static size_t zstd_chunk(struct gtsc_writer *w, const void *in, size_t in_len, void *out,
 			 __u16 *flags)
 {
-	size_t clen = w->cols ? col_coder__encode(w->cols, in, in_len, w->cbuf) : 0;
+	size_t clen = w->cols ? gt_col_coder__encode(w->cols, in, in_len, w->cbuf) : 0;
 	size_t n;
 
 	if (in_len < 2)
@@ -387,7 +387,7 @@ static void writer_free(struct gtsc_writer *w)
 	free(w->zbuf);
 	free(w->lz4_state);
 	ZSTD_freeCCtx(w->zstd);
-	col_coder__free(w->cols);
+	gt_col_coder__free(w->cols);
 	free(w->cbuf);
 	free(w);
 }
@@ -416,8 +416,8 @@ static int writer_setup(struct gtsc_writer *w, const char *path, long codec,
 				return -ENOMEM;
 		}
 		if (codec == GTSC_WRITER_ZSTD) {
-			w->cols = col_coder__new();
-			w->cbuf = malloc(col_encode_bound(w->cap));
+			w->cols = gt_col_coder__new();
+			w->cbuf = malloc(gt_col_encode_bound(w->cap));
 			if (!w->cols || !w->cbuf)
 				return -ENOMEM;
 		}
@@ -431,8 +431,8 @@ static int writer_setup(struct gtsc_writer *w, const char *path, long codec,
 		if (w->fd < 0)
 			return -errno;
 	} else {
-		w->fd = out_file__create(path, OPTS_GET(opts, keep_old, false),
-					 OPTS_GET(opts, errbuf, NULL), OPTS_GET(opts, errbuf_sz, 0));
+		w->fd = gt_out_file__create(path, OPTS_GET(opts, keep_old, false),
+					    OPTS_GET(opts, errbuf, NULL), OPTS_GET(opts, errbuf_sz, 0));
 		if (w->fd < 0)
 			return w->fd;
 	}

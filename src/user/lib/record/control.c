@@ -212,7 +212,7 @@ int gtsc_control_reply__printf(struct gtsc_control_reply *reply, const char *fmt
 		reply->sb.oom = true;
 		return -ENOMEM;
 	}
-	strbuf_add(&reply->sb, text, n);
+	gt_strbuf_add(&reply->sb, text, n);
 	free(text);
 	return strbuf_err(&reply->sb);
 }
@@ -298,12 +298,12 @@ static bool peer_allowed(int cfd, uid_t owner, struct strbuf *why)
 	socklen_t len = sizeof(cred);
 
 	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
-		strbuf_addf(why, "cannot tell who is asking (%s)", strerror(errno));
+		gt_strbuf_addf(why, "cannot tell who is asking (%s)", strerror(errno));
 		return false;
 	}
 	if (cred.uid == 0 || cred.uid == owner)
 		return true;
-	strbuf_addf(why, "this session takes commands only from root or its owner (uid %u), "
+	gt_strbuf_addf(why, "this session takes commands only from root or its owner (uid %u), "
 			 "not from uid %u", (unsigned)owner, (unsigned)cred.uid);
 	return false;
 }
@@ -319,7 +319,7 @@ static void serve_one(int cfd, const struct gtsc_control_server *srv)
 	fcntl(cfd, F_SETFL, fcntl(cfd, F_GETFL) & ~O_NONBLOCK);
 	if (!peer_allowed(cfd, srv->owner, &reply.sb)) {
 		send_reply(cfd, -EPERM, &reply.sb);
-		strbuf_free(&reply.sb);
+		gt_strbuf_free(&reply.sb);
 		return;
 	}
 	if (read_line(cfd, line, sizeof(line)) <= 0)
@@ -327,11 +327,11 @@ static void serve_one(int cfd, const struct gtsc_control_server *srv)
 	argc = split_args(line, argv);
 	err = argc && fn ? fn(srv->ctx, argc, argv, &reply) : -EINVAL;
 	if (!argc)
-		strbuf_addf(&reply.sb, "empty request");
+		gt_strbuf_addf(&reply.sb, "empty request");
 	else if (!fn)
-		strbuf_addf(&reply.sb, "this session takes no commands");
+		gt_strbuf_addf(&reply.sb, "this session takes no commands");
 	send_reply(cfd, err, &reply.sb);
-	strbuf_free(&reply.sb);
+	gt_strbuf_free(&reply.sb);
 }
 
 int gtsc_control_server__serve(struct gtsc_control_server *srv)
@@ -397,21 +397,21 @@ static int read_reply(int fd, struct strbuf *reply)
 			continue;
 		if (n <= 0)
 			break;
-		strbuf_add(&all, buf, n);
+		gt_strbuf_add(&all, buf, n);
 	}
 	if (!err && (!all.buf || !(nl = strchr(all.buf, '\n'))))
 		err = -EPROTO;
 	if (!err && !strncmp(all.buf, "ok\n", 3)) {
-		strbuf_add(reply, nl + 1, all.len - (nl + 1 - all.buf));
+		gt_strbuf_add(reply, nl + 1, all.len - (nl + 1 - all.buf));
 	} else if (!err) {
 		const char *msg = strncmp(all.buf, "error: ", 7) ? all.buf : all.buf + 7;
 
-		strbuf_add(reply, msg, nl - msg);
+		gt_strbuf_add(reply, msg, nl - msg);
 		err = -EREMOTEIO;
 	} else {
-		strbuf_addf(reply, "the session did not answer (%s)", strerror(-err));
+		gt_strbuf_addf(reply, "the session did not answer (%s)", strerror(-err));
 	}
-	strbuf_free(&all);
+	gt_strbuf_free(&all);
 	return err;
 }
 
@@ -430,7 +430,7 @@ static bool read_epitaph(const char *name, struct strbuf *reply)
 	if (n <= 0)
 		return false;
 	text[n] = '\0';
-	strbuf_addf(reply, "session '%s' has ended: %s", name, text);
+	gt_strbuf_addf(reply, "session '%s' has ended: %s", name, text);
 	return true;
 }
 
@@ -450,15 +450,15 @@ static int connect_failed(const char *name, const struct sockaddr_un *sa, int fd
 		unlink(sa->sun_path);
 	}
 	if (fd == -ENOENT)
-		strbuf_addf(reply, "there is no session named '%s' ('gtsc-bpf list' shows them)",
-			    name);
+		gt_strbuf_addf(reply, "there is no session named '%s' ('gtsc-bpf list' shows them)",
+			       name);
 	else if (fd == -ECONNREFUSED)
-		strbuf_addf(reply, "session '%s' has ended (its recorder died; entry removed)",
-			    name);
+		gt_strbuf_addf(reply, "session '%s' has ended (its recorder died; entry removed)",
+			       name);
 	else if (fd == -EACCES || fd == -EPERM)
-		strbuf_addf(reply, "controlling sessions needs root");
+		gt_strbuf_addf(reply, "controlling sessions needs root");
 	else
-		strbuf_addf(reply, "cannot reach session '%s': %s", name, strerror(-fd));
+		gt_strbuf_addf(reply, "cannot reach session '%s': %s", name, strerror(-fd));
 	return fd;
 }
 
@@ -468,11 +468,11 @@ static int request(const char *name, const char *line, struct strbuf *reply)
 	int fd, err;
 
 	if (sock_path(name, &sa)) {
-		strbuf_addf(reply, "'%s' is not a session name", name ? name : "");
+		gt_strbuf_addf(reply, "'%s' is not a session name", name ? name : "");
 		return -EINVAL;
 	}
 	if (!line || strlen(line) >= CTL_MAX_REQUEST || strchr(line, '\n')) {
-		strbuf_addf(reply, "a request is one line under %d bytes", CTL_MAX_REQUEST);
+		gt_strbuf_addf(reply, "a request is one line under %d bytes", CTL_MAX_REQUEST);
 		return line && !strchr(line, '\n') ? -E2BIG : -EINVAL;
 	}
 	fd = connect_to(&sa);
@@ -499,7 +499,7 @@ int gtsc_control__request(const char *name, const char *line, char **reply)
 		if (*reply == sb.buf)
 			sb.buf = NULL;
 	}
-	strbuf_free(&sb);
+	gt_strbuf_free(&sb);
 	return err;
 }
 

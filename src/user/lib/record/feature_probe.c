@@ -457,10 +457,10 @@ bool gt_features__tracepoint_exists(const struct gtsc_features *f, const char *c
 void gt_features__lines(const struct gtsc_features *f, struct strbuf *sb)
 {
 	for (int i = 0; i < GTSC_FEAT_MAX; i++) {
-		strbuf_addf(sb, "%s=%s", feat_names[i], f->has[i] ? "yes" : "no");
+		gt_strbuf_addf(sb, "%s=%s", feat_names[i], f->has[i] ? "yes" : "no");
 		if (!f->has[i])
-			strbuf_addf(sb, " (%s)", f->why[i]);
-		strbuf_addf(sb, "\n");
+			gt_strbuf_addf(sb, " (%s)", f->why[i]);
+		gt_strbuf_addf(sb, "\n");
 	}
 }
 
@@ -487,7 +487,7 @@ int gtsc_features__describe(const struct gtsc_features *f, char *buf, size_t siz
 	err = strbuf_err(&sb) ?: (int)sb.len;
 	if (err >= 0 && size)
 		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
-	strbuf_free(&sb);
+	gt_strbuf_free(&sb);
 	return err;
 }
 

@@ -281,10 +281,10 @@ void gt_funcs__free(struct gtsc_func_set *set)
 void gt_funcs__summary(const struct gtsc_func_set *set, size_t limit, struct strbuf *sb)
 {
 	for (size_t i = 0; i < set->n && i < limit; i++)
-		strbuf_addf(sb, "%s%s%s", i ? "," : "", set->f[i].name,
-			    set->f[i].ret ? "%return" : "");
+		gt_strbuf_addf(sb, "%s%s%s", i ? "," : "", set->f[i].name,
+			       set->f[i].ret ? "%return" : "");
 	if (set->n > limit)
-		strbuf_addf(sb, ",+%zu", set->n - limit);
+		gt_strbuf_addf(sb, ",+%zu", set->n - limit);
 }
 
 static const char *tag_of(const struct btf_type *t)
@@ -373,12 +373,12 @@ static void proto_text(const struct btf *btf, const char *name, struct strbuf *s
 	char type[128], kind[4];
 
 	if (!fp || !btf_is_func_proto(fp)) {
-		strbuf_addf(sb, "\tx0\t?");
+		gt_strbuf_addf(sb, "\tx0\t?");
 		return;
 	}
 	type_text(btf, fp->type, type, sizeof(type), 0);
 	value_kind(btf, fp->type, kind);
-	strbuf_addf(sb, "\t%s\t%s", kind, type);
+	gt_strbuf_addf(sb, "\t%s\t%s", kind, type);
 	p = btf_params(fp);
 	for (int i = 0; i < btf_vlen(fp) && i < MAX_ARGS; i++) {
 		const char *an = btf__name_by_offset(btf, p[i].name_off);
@@ -388,9 +388,9 @@ static void proto_text(const struct btf *btf, const char *name, struct strbuf *s
 		type_text(btf, p[i].type, type, sizeof(type), 0);
 		value_kind(btf, p[i].type, kind);
 		if (an && *an)
-			strbuf_addf(sb, "\t%s\t%s\t%s", kind, type, an);
+			gt_strbuf_addf(sb, "\t%s\t%s\t%s", kind, type, an);
 		else
-			strbuf_addf(sb, "\t%s\t%s\targ%d", kind, type, i);
+			gt_strbuf_addf(sb, "\t%s\t%s\targ%d", kind, type, i);
 	}
 }
 
@@ -400,10 +400,10 @@ void gt_funcs__describe(const struct gtsc_func_set *set, const struct btf *vmlin
 	for (size_t i = 0; i < set->n; i++) {
 		const struct gtsc_func *f = &set->f[i];
 
-		strbuf_addf(sb, "%zu\t%s\t%llx\t%s", i, f->name, (unsigned long long)f->addr,
-			    f->ret ? "entry,return" : "entry");
+		gt_strbuf_addf(sb, "%zu\t%s\t%llx\t%s", i, f->name, (unsigned long long)f->addr,
+			       f->ret ? "entry,return" : "entry");
 		proto_text(vmlinux, f->name, sb);
-		strbuf_addf(sb, "\n");
+		gt_strbuf_addf(sb, "\n");
 	}
 }
 

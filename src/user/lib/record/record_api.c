@@ -131,8 +131,8 @@ struct gtsc_recording *gtsc_recording__new(const char *path, const struct gtsc_s
 	case GTSC_COMPRESS_ZSTD: r->zlib_level = 1, r->codec = GTSC_WRITER_ZSTD; break;
 	default: err = -EINVAL;
 	}
-	r->names = task_names__new(NAMES_MAX);
-	r->start_names = task_names__new(NAMES_MAX);
+	r->names = gt_task_names__new(NAMES_MAX);
+	r->start_names = gt_task_names__new(NAMES_MAX);
 	if (!err && (!r->names || !r->start_names))
 		err = -ENOMEM;
 	if (err) {
@@ -178,7 +178,7 @@ static int name_fresh_sites(struct gtsc_recording *r)
 		err = gt_file_sink__add_chunk(r->fs, GTSC_CHUNK_KSYMS, &sb);
 	if (!err && sb.len && r->live_w)
 		err = gt_writer__add_chunk(r->live_w, GTSC_CHUNK_KSYMS, sb.buf, sb.len);
-	strbuf_free(&sb);
+	gt_strbuf_free(&sb);
 	return err;
 }
 
@@ -199,7 +199,7 @@ static int tee_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
 {
 	struct gtsc_recording *r = container_of(sink, struct gtsc_recording, tee);
 
-	task_names__note(r->names, rec);
+	gt_task_names__note(r->names, rec);
 	return out_record(r, rec);
 }
 
@@ -212,7 +212,7 @@ static int fan_record(struct gtsc_sink *sink, const struct gtsc_rec_hdr *rec)
 {
 	struct gtsc_recording *r = container_of(sink, struct gtsc_recording, fan);
 
-	task_names__note(r->start_names, rec);
+	gt_task_names__note(r->start_names, rec);
 	return out_record(r, rec);
 }
 
@@ -284,7 +284,7 @@ struct gtsc_session *gtsc_recording__session(const struct gtsc_recording *r)
 static void meta_keep(struct gtsc_recording *r, enum gtsc_chunk_type type, struct strbuf *sb)
 {
 	if (r->nr_meta == MAX_META_CHUNKS) {
-		strbuf_free(sb);
+		gt_strbuf_free(sb);
 		return;
 	}
 	r->meta[r->nr_meta].type = type;
@@ -317,21 +317,21 @@ static void meta_recording(const struct gtsc_recording *r, struct strbuf *m)
 {
 	const struct gtsc_engine_opts *eo = &r->p.eo;
 
-	strbuf_addf(m, "tool=%s\nrecorder_pid=%d\ncmdline=%s\ncommand=%s\nfilter=%s", r->tool,
-		    getpid(), r->cmdline, r->command, eo->system_wide ? "system" : "pids");
+	gt_strbuf_addf(m, "tool=%s\nrecorder_pid=%d\ncmdline=%s\ncommand=%s\nfilter=%s", r->tool,
+		       getpid(), r->cmdline, r->command, eo->system_wide ? "system" : "pids");
 	for (size_t i = 0; i < eo->nr_comms; i++)
-		strbuf_addf(m, "%s%s", i ? "," : " comm=", eo->comms[i]);
+		gt_strbuf_addf(m, "%s%s", i ? "," : " comm=", eo->comms[i]);
 	if (eo->cgroup)
-		strbuf_addf(m, " cgroup=%s", eo->cgroup);
-	strbuf_addf(m, "\ncapture=%s\ncapture_size=%u\ncapture_path_max=%d\n",
-		    eo->no_capture ? "off" : "on",
-		    eo->capture_size ? eo->capture_size : GTSC_CAP_DATA_DEFAULT,
-		    GTSC_CAP_PATH_MAX - 1);
+		gt_strbuf_addf(m, " cgroup=%s", eo->cgroup);
+	gt_strbuf_addf(m, "\ncapture=%s\ncapture_size=%u\ncapture_path_max=%d\n",
+		       eo->no_capture ? "off" : "on",
+		       eo->capture_size ? eo->capture_size : GTSC_CAP_DATA_DEFAULT,
+		       GTSC_CAP_PATH_MAX - 1);
 	if (!eo->syscall_filter)
 		return;
-	strbuf_addf(m, "syscall_filter=");
+	gt_strbuf_addf(m, "syscall_filter=");
 	gt_syscall_set__names(eo->syscall_filter, m);
-	strbuf_addf(m, "\n");
+	gt_strbuf_addf(m, "\n");
 }
 
 static int write_metadata(struct gtsc_recording *r)
@@ -356,7 +356,7 @@ static int write_metadata(struct gtsc_recording *r)
 		gt_funcs__describe(funcs, gt_session__features(r->s)->vmlinux, &fn);
 	if (fn.len)
 		meta_keep(r, GTSC_CHUNK_FUNCS, &fn);
-	strbuf_free(&fn);
+	gt_strbuf_free(&fn);
 	return meta_put(r, r->fs) ?: meta_put_live(r);
 }
 
@@ -462,7 +462,7 @@ int gtsc_recording__add_meta(struct gtsc_recording *r, const char *key, const ch
 {
 	if (!r || !key || !value || key[strcspn(key, "\t\n")] || value[strcspn(value, "\t\n")])
 		return -EINVAL;
-	strbuf_addf(&r->extra, "meta\t%s\t%s\n", key, value);
+	gt_strbuf_addf(&r->extra, "meta\t%s\t%s\n", key, value);
 	return strbuf_err(&r->extra);
 }
 
@@ -473,13 +473,13 @@ static int build_trailer(struct gtsc_recording *r, struct strbuf *tr)
 	int err = gt_trace__stats(r->s, tr, &written, &dropped, r->since);
 
 	gt_session__prog_misses(r->s, tr);
-	strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)gtsc_mono_ns());
-	strbuf_addf(tr, "meta\tconsumed\t%llu\n",
-		    (unsigned long long)gt_session__consumed(r->s));
+	gt_strbuf_addf(tr, "meta\tend_ns\t%llu\n", (unsigned long long)gtsc_mono_ns());
+	gt_strbuf_addf(tr, "meta\tconsumed\t%llu\n",
+		       (unsigned long long)gt_session__consumed(r->s));
 	if (bad)
-		strbuf_addf(tr, "meta\tmalformed\t%llu\n", (unsigned long long)bad);
+		gt_strbuf_addf(tr, "meta\tmalformed\t%llu\n", (unsigned long long)bad);
 	if (r->extra.len)
-		strbuf_addf(tr, "%s", r->extra.buf);
+		gt_strbuf_addf(tr, "%s", r->extra.buf);
 	return err;
 }
 
@@ -507,14 +507,14 @@ static int snapshot_records(struct gtsc_recording *r, struct gtsc_file_sink *fs,
 	 * those the task channel gave, then /proc's for the tasks alive now.
 	 */
 	n = meta_put(r, fs);
-	n = n ?: task_names__write(r->names, sink, gt_session__start_ns(r->s));
+	n = n ?: gt_task_names__write(r->names, sink, gt_session__start_ns(r->s));
 	n = n ?: write_comms(r, sink, gt_session__start_ns(r->s));
 	n = n ?: gt_session__flight_read(r->s, how, sink, fl, max);
 	if (n >= 0) {
 		build_trailer(r, &tr);
 		gt_trace__flight(&tr, NULL, fl, n);
-		strbuf_addf(&tr, "meta\tsnapshot\t%s\n",
-			    how == GTSC_FLIGHT_CONSUME ? "consume" : "all");
+		gt_strbuf_addf(&tr, "meta\tsnapshot\t%s\n",
+			       how == GTSC_FLIGHT_CONSUME ? "consume" : "all");
 	}
 	err = n < 0 ? n : gt_file_sink__finish(fs, &tr);
 	if (n < 0)
@@ -525,7 +525,7 @@ static int snapshot_records(struct gtsc_recording *r, struct gtsc_file_sink *fs,
 		opts->records = read;
 		opts->torn = torn;
 	}
-	strbuf_free(&tr);
+	gt_strbuf_free(&tr);
 	free(fl);
 	return err;
 }
@@ -637,7 +637,7 @@ static int close_file(struct gtsc_recording *r, const struct gtsc_session_flight
 		rlog(r, "writing %s failed: %s", r->path, strerror(-err));
 	if (last && live_end(r, &tr) && !err)
 		rlog(r, "the live view failed: out of memory");
-	strbuf_free(&tr);
+	gt_strbuf_free(&tr);
 	return err;
 }
 
@@ -676,8 +676,8 @@ static int open_next(struct gtsc_recording *r, struct gtsc_file_sink *fs)
 
 	/* the tasks alive at the start that ended since are named too */
 	err = meta_put(r, fs);
-	err = err ?: task_names__write(r->start_names, sink, ts);
-	err = err ?: task_names__write(r->names, sink, ts);
+	err = err ?: gt_task_names__write(r->start_names, sink, ts);
+	err = err ?: gt_task_names__write(r->names, sink, ts);
 	return err ?: write_comms(r, sink, ts);
 }
 
@@ -736,14 +736,14 @@ void gtsc_recording__free(struct gtsc_recording *r)
 	gt_writer__close(r->live_w);
 	r->live_w = NULL;
 	gtsc_reader__close(r->live);
-	strbuf_free(&r->live_bytes);
+	gt_strbuf_free(&r->live_bytes);
 	gt_ksyms__free(r->ksyms);
 	free(r->since);
 	gtsc_session__destroy(r->s);
 	gt_session_parse__free(&r->p);
 	for (int i = 0; i < r->nr_meta; i++)
-		strbuf_free(&r->meta[i].text);
-	strbuf_free(&r->extra);
+		gt_strbuf_free(&r->meta[i].text);
+	gt_strbuf_free(&r->extra);
 	for (size_t i = 0; r->comms && i < r->p.eo.nr_comms; i++)
 		free(r->comms[i]);
 	free(r->comms);
@@ -753,7 +753,7 @@ void gtsc_recording__free(struct gtsc_recording *r)
 	free(r->tool);
 	free(r->cmdline);
 	free(r->command);
-	task_names__free(r->names);
-	task_names__free(r->start_names);
+	gt_task_names__free(r->names);
+	gt_task_names__free(r->start_names);
 	free(r);
 }

@@ -329,7 +329,7 @@ static int check_funcs(struct gtsc_session *s)
 	     "function probes (-k) cannot be recorded on this kernel: %s; the other sources "
 	     "(%s) still record, and --allow-missing records them without -k",
 	     c->why, ok.buf ? ok.buf : "task");
-	strbuf_free(&ok);
+	gt_strbuf_free(&ok);
 	return -EOPNOTSUPP;
 }
 
@@ -870,7 +870,7 @@ static __u64 prog_misses(struct gtsc_session *s, const struct gtsc_source_choice
 		return 0;
 	lost = info.recursion_misses > saved ? info.recursion_misses - saved : 0;
 	if (lines)
-		strbuf_addf(lines, "prog\t%s\t%llu\n", c->name, (unsigned long long)lost);
+		gt_strbuf_addf(lines, "prog\t%s\t%llu\n", c->name, (unsigned long long)lost);
 	return lost;
 }
 

@@ -132,7 +132,7 @@ static int split_tracepoints(const char *events, struct gtsc_session_parse *p)
 		char **v;
 
 		if (!strchr(tok, ':')) {
-			strbuf_addf(&rest, "%s%s", rest.len ? "," : "", tok);
+			gt_strbuf_addf(&rest, "%s%s", rest.len ? "," : "", tok);
 			continue;
 		}
 		v = realloc(p->tracepoints, (p->nr_tracepoints + 1) * sizeof(*v));
@@ -143,7 +143,7 @@ static int split_tracepoints(const char *events, struct gtsc_session_parse *p)
 			err = -ENOMEM;
 	}
 	free(copy);
-	strbuf_add(&rest, "", 1);
+	gt_strbuf_add(&rest, "", 1);
 	err = err ?: strbuf_err(&rest);
 	p->events = rest.buf;
 	p->eo.tracepoints = (const char *const *)p->tracepoints;
@@ -493,8 +493,8 @@ static int snapshot_records(struct gtsc_session *s, struct gtsc_file_sink *fs, s
 	err = nfl < 0 ? nfl : gt_trace__stats(s, tr, &written, &dropped, NULL);
 	if (!err) {
 		gt_trace__flight(tr, NULL, fl, nfl);
-		strbuf_addf(tr, "meta\tend_ns\t%llu\nmeta\tsnapshot\tall\n",
-			    (unsigned long long)gtsc_mono_ns());
+		gt_strbuf_addf(tr, "meta\tend_ns\t%llu\nmeta\tsnapshot\tall\n",
+			       (unsigned long long)gtsc_mono_ns());
 	}
 	free(fl);
 	return err;
@@ -514,10 +514,10 @@ int gtsc_session__snapshot(struct gtsc_session *s, const char *path)
 	if (!fs)
 		return -errno;
 	gt_trace_meta__build(&m, s);
-	strbuf_addf(&m.meta, "tool=libgtsc\ncmdline=%s\n", program_invocation_name);
+	gt_strbuf_addf(&m.meta, "tool=libgtsc\ncmdline=%s\n", program_invocation_name);
 	if (gt_session__start_ns(s)) /* the reader takes a key's last value */
-		strbuf_addf(&m.meta, "start_ns=%llu\n",
-			    (unsigned long long)gt_session__start_ns(s));
+		gt_strbuf_addf(&m.meta, "start_ns=%llu\n",
+			       (unsigned long long)gt_session__start_ns(s));
 	err = gt_trace_meta__write(&m, fs);
 	err = err ?: snapshot_records(s, fs, &tr);
 	if (err)
@@ -527,7 +527,7 @@ int gtsc_session__snapshot(struct gtsc_session *s, const char *path)
 	if (err)
 		unlink(path);
 	gt_trace_meta__free(&m);
-	strbuf_free(&tr);
+	gt_strbuf_free(&tr);
 	return err;
 }
 
@@ -574,18 +574,18 @@ int gtsc_session__sources(const struct gtsc_session *s, char *buf, size_t size)
 		return -EINVAL;
 	gt_sources__recorded(gt_session__plan(s), ",", &sb);
 	if (gt_session__plan(s)->funcs.prog) {
-		strbuf_addf(&sb, ",funcs(");
+		gt_strbuf_addf(&sb, ",funcs(");
 		gt_funcs__summary(gt_session__funcs(s), 3, &sb);
-		strbuf_addf(&sb, ")");
+		gt_strbuf_addf(&sb, ")");
 	}
 	if (gt_session__plan(s)->events.prog) {
-		strbuf_addf(&sb, ",");
+		gt_strbuf_addf(&sb, ",");
 		gt_tp__summary(gt_session__tracepoints(s), 3, &sb);
 	}
 	len = strbuf_err(&sb) ?: (int)sb.len;
 	if (len >= 0 && size)
 		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
-	strbuf_free(&sb);
+	gt_strbuf_free(&sb);
 	return len;
 }
 

@@ -23,8 +23,8 @@ void gt_trace_meta__build(struct gtsc_trace_meta *m, struct gtsc_session *s)
 	*m = (struct gtsc_trace_meta){};
 	gt_meta__host(&m->meta);
 	n_tracefs = gt_meta__syscalls(f->tracefs, &m->sys);
-	strbuf_addf(&m->meta, "syscall_table=%s\n", n_tracefs ? "tracefs" : "builtin");
-	strbuf_addf(&m->meta, "decode_tables=%u\n", decode_tables_version);
+	gt_strbuf_addf(&m->meta, "syscall_table=%s\n", n_tracefs ? "tracefs" : "builtin");
+	gt_strbuf_addf(&m->meta, "decode_tables=%u\n", gt_decode_tables_version);
 	gt_features__lines(f, &m->feat);
 	gt_sources__describe(gt_session__plan(s), &m->feat);
 	gt_trace__channels(gt_session__channels(s), &m->chans);
@@ -58,13 +58,13 @@ int gt_trace_meta__write(const struct gtsc_trace_meta *m, struct gtsc_file_sink 
 
 void gt_trace_meta__free(struct gtsc_trace_meta *m)
 {
-	strbuf_free(&m->meta);
-	strbuf_free(&m->feat);
-	strbuf_free(&m->chans);
-	strbuf_free(&m->sys);
-	strbuf_free(&m->fmt);
-	strbuf_free(&m->printf);
-	strbuf_free(&m->tps);
+	gt_strbuf_free(&m->meta);
+	gt_strbuf_free(&m->feat);
+	gt_strbuf_free(&m->chans);
+	gt_strbuf_free(&m->sys);
+	gt_strbuf_free(&m->fmt);
+	gt_strbuf_free(&m->printf);
+	gt_strbuf_free(&m->tps);
 }
 
 void gt_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb)
@@ -72,10 +72,10 @@ void gt_trace__channels(const struct gtsc_channels *ch, struct strbuf *sb)
 	for (int i = 0; i < ch->n; i++) {
 		const struct gtsc_channel *c = &ch->ch[i];
 
-		strbuf_addf(sb, "%u\t%s\t%s\t%u\t%llu\t%s\t%llu\t%u\n", c->id, c->spec.name,
-			    c->spec.global ? "global" : "percpu", c->nr_rings ?: c->nr_regions,
-			    (unsigned long long)c->spec.ring_bytes, gt_channel__mode_name(c),
-			    (unsigned long long)c->spec.sub_size, c->spec.nr_sub);
+		gt_strbuf_addf(sb, "%u\t%s\t%s\t%u\t%llu\t%s\t%llu\t%u\n", c->id, c->spec.name,
+			       c->spec.global ? "global" : "percpu", c->nr_rings ?: c->nr_regions,
+			       (unsigned long long)c->spec.ring_bytes, gt_channel__mode_name(c),
+			       (unsigned long long)c->spec.sub_size, c->spec.nr_sub);
 	}
 }
 
@@ -98,8 +98,8 @@ int gt_trace__stats(struct gtsc_session *s, struct strbuf *tr, __u64 *written, _
 		__u64 w = st[i].written - (since ? since[i].written : 0);
 		__u64 d = st[i].dropped - (since ? since[i].dropped : 0);
 
-		strbuf_addf(tr, "stat\t%u\t%u\t%llu\t%llu\n", st[i].channel, st[i].cpu,
-			    (unsigned long long)w, (unsigned long long)d);
+		gt_strbuf_addf(tr, "stat\t%u\t%u\t%llu\t%llu\n", st[i].channel, st[i].cpu,
+			       (unsigned long long)w, (unsigned long long)d);
 		*written += w;
 		*dropped += d;
 		if (since)
@@ -124,8 +124,8 @@ void gt_trace__flight(struct strbuf *out, const struct gtsc_channels *ch,
 			snprintf(cpu, sizeof(cpu), "all");
 		else
 			snprintf(cpu, sizeof(cpu), "%u", fl[i].cpu);
-		strbuf_addf(out, "flight\t%s\t%s\t%llu\t%llu\t%llu\t%llu\n", name, cpu,
-			    (unsigned long long)fl[i].written, (unsigned long long)fl[i].retained,
-			    (unsigned long long)fl[i].overwritten, (unsigned long long)fl[i].torn);
+		gt_strbuf_addf(out, "flight\t%s\t%s\t%llu\t%llu\t%llu\t%llu\n", name, cpu,
+			       (unsigned long long)fl[i].written, (unsigned long long)fl[i].retained,
+			       (unsigned long long)fl[i].overwritten, (unsigned long long)fl[i].torn);
 	}
 }

@@ -171,8 +171,8 @@ int gt_file_sink__add_chunk(struct gtsc_file_sink *fs, enum gtsc_chunk_type type
 		return -ENOMEM;
 	if (type == GTSC_CHUNK_TRACEPOINTS && !fs->sym_fields) {
 		/* unparsable formats: their fields stay hex, as they print anyway */
-		if (tp_sym_fields__new(text->buf ?: "", text->len, &fs->sym_fields,
-				       &fs->nr_sym_fields) == -ENOMEM)
+		if (gt_tp_sym_fields__new(text->buf ?: "", text->len, &fs->sym_fields,
+					  &fs->nr_sym_fields) == -ENOMEM)
 			return -ENOMEM;
 	}
 	return gt_writer__add_chunk(fs->w, type, text->buf ? text->buf : "", text->len);
@@ -186,15 +186,15 @@ __u64 gt_file_sink__bytes(const struct gtsc_file_sink *fs)
 int gt_file_sink__add_stack(struct gtsc_file_sink *fs, const char *source, __u32 id,
 			    const __u64 *ips, size_t n)
 {
-	strbuf_addf(&fs->stacks, "%s\t%u\t", source, id);
+	gt_strbuf_addf(&fs->stacks, "%s\t%u\t", source, id);
 	for (size_t i = 0; i < n; i++) {
 		int err = addr_set_add(&fs->sites, ips[i]);
 
 		if (err < 0)
 			return err;
-		strbuf_addf(&fs->stacks, "%s%llx", i ? " " : "", (unsigned long long)ips[i]);
+		gt_strbuf_addf(&fs->stacks, "%s%llx", i ? " " : "", (unsigned long long)ips[i]);
 	}
-	strbuf_add(&fs->stacks, "\n", 1);
+	gt_strbuf_add(&fs->stacks, "\n", 1);
 	return strbuf_err(&fs->stacks);
 }
 
@@ -216,7 +216,7 @@ static void file_sink_free(struct gtsc_file_sink *fs)
 {
 	free(fs->fresh);
 	free(fs->sym_fields);
-	strbuf_free(&fs->stacks);
+	gt_strbuf_free(&fs->stacks);
 	free(fs->sites.slot);
 	free(fs);
 }
@@ -244,7 +244,7 @@ int gt_file_sink__finish(struct gtsc_file_sink *fs, const struct strbuf *trailer
 	fs->bytes = gt_writer__bytes(fs->w);
 	err2 = gt_writer__close(fs->w);
 	fs->w = NULL;
-	strbuf_free(&syms);
+	gt_strbuf_free(&syms);
 	free(addrs);
 	file_sink_free(fs);
 	return err ? err : err2;

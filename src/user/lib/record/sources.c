@@ -241,13 +241,13 @@ void gt_sources__recorded(const struct gtsc_source_plan *plan, const char *sep,
 		if (!c->wanted || !c->prog || (c->mask & GTSC_SRC_TASK) ||
 		    (last && len == last_len && !strncmp(last, c->name, len)))
 			continue;
-		strbuf_addf(sb, "%s%.*s", any ? sep : "", (int)len, c->name);
+		gt_strbuf_addf(sb, "%s%.*s", any ? sep : "", (int)len, c->name);
 		last = c->name;
 		last_len = len;
 		any = true;
 	}
 	if (!any)
-		strbuf_addf(sb, "task");
+		gt_strbuf_addf(sb, "task");
 }
 
 void gt_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb)
@@ -258,16 +258,16 @@ void gt_sources__describe(const struct gtsc_source_plan *plan, struct strbuf *sb
 		if (!c->wanted)
 			continue;
 		if (c->prog)
-			strbuf_addf(sb, "%s=%s\n", c->name, c->how);
+			gt_strbuf_addf(sb, "%s=%s\n", c->name, c->how);
 		else
-			strbuf_addf(sb, "%s=off (%s)\n", c->name, c->why);
+			gt_strbuf_addf(sb, "%s=off (%s)\n", c->name, c->why);
 	}
 	if (plan->funcs.wanted && plan->funcs.prog)
-		strbuf_addf(sb, "funcs=%s\n", plan->funcs.how);
+		gt_strbuf_addf(sb, "funcs=%s\n", plan->funcs.how);
 	else if (plan->funcs.wanted)
-		strbuf_addf(sb, "funcs=off (%s)\n", plan->funcs.why);
+		gt_strbuf_addf(sb, "funcs=off (%s)\n", plan->funcs.why);
 	if (plan->events.wanted && plan->events.prog)
-		strbuf_addf(sb, "events=%s\n", plan->events.how);
+		gt_strbuf_addf(sb, "events=%s\n", plan->events.how);
 	else if (plan->events.wanted)
-		strbuf_addf(sb, "events=off (%s)\n", plan->events.why);
+		gt_strbuf_addf(sb, "events=off (%s)\n", plan->events.why);
 }

@@ -213,9 +213,9 @@ void gt_syscall_set__names(const struct gtsc_sys_set *set, struct strbuf *sb)
 		if (!gtsc_sys_set__has(set, nr))
 			continue;
 		if (s)
-			strbuf_addf(sb, "%s%s", first ? "" : ",", s);
+			gt_strbuf_addf(sb, "%s%s", first ? "" : ",", s);
 		else
-			strbuf_addf(sb, "%ssyscall_%d", first ? "" : ",", nr);
+			gt_strbuf_addf(sb, "%ssyscall_%d", first ? "" : ",", nr);
 		first = false;
 	}
 }

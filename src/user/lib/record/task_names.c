@@ -15,7 +15,7 @@ struct task_names {
 	size_t mask, n, max;
 };
 
-struct task_names *task_names__new(size_t max)
+struct task_names *gt_task_names__new(size_t max)
 {
 	struct task_names *t = calloc(1, sizeof(*t));
 	size_t cap = 16;
@@ -33,7 +33,7 @@ struct task_names *task_names__new(size_t max)
 	return t;
 }
 
-void task_names__free(struct task_names *t)
+void gt_task_names__free(struct task_names *t)
 {
 	if (t)
 		free(t->slot);
@@ -49,7 +49,7 @@ static struct task_name *find(const struct task_names *t, __u32 tid)
 	return &t->slot[i];
 }
 
-void task_names__note(struct task_names *t, const struct gtsc_rec_hdr *rec)
+void gt_task_names__note(struct task_names *t, const struct gtsc_rec_hdr *rec)
 {
 	const struct gtsc_rec_task *task = (const void *)rec;
 	struct task_name *e;
@@ -67,7 +67,7 @@ void task_names__note(struct task_names *t, const struct gtsc_rec_hdr *rec)
 	memcpy(e->comm, task->comm, sizeof(e->comm));
 }
 
-int task_names__write(const struct task_names *t, struct gtsc_sink *sink, __u64 ts)
+int gt_task_names__write(const struct task_names *t, struct gtsc_sink *sink, __u64 ts)
 {
 	int err = 0;
 

@@ -14,11 +14,11 @@
 struct task_names;
 
 /* Up to MAX threads; past that, new ones are not remembered.  NULL: ENOMEM. */
-struct task_names *task_names__new(size_t max);
-void task_names__free(struct task_names *t);
+struct task_names *gt_task_names__new(size_t max);
+void gt_task_names__free(struct task_names *t);
 /* Takes the name a GTSC_REC_TASK record gives its thread; other records are ignored. */
-void task_names__note(struct task_names *t, const struct gtsc_rec_hdr *rec);
+void gt_task_names__note(struct task_names *t, const struct gtsc_rec_hdr *rec);
 /* A GTSC_TASK_COMM record stamped TS for each thread remembered: 0 or the sink's -errno. */
-int task_names__write(const struct task_names *t, struct gtsc_sink *sink, __u64 ts);
+int gt_task_names__write(const struct task_names *t, struct gtsc_sink *sink, __u64 ts);
 
 #endif

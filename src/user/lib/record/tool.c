@@ -351,7 +351,7 @@ void gtsc_tool__destroy(struct gtsc_tool *t)
 	gt_channels__free(&t->chans);
 	if (t->cs)
 		t->cs->sink.destroy(&t->cs->sink);
-	strbuf_free(&t->formats);
+	gt_strbuf_free(&t->formats);
 	free(t->pids);
 	free(t);
 }

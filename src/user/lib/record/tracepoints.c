@@ -133,11 +133,11 @@ static char *read_file(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
+		gt_strbuf_add(&sb, buf, n);
 	fclose(f);
-	strbuf_add(&sb, "", 1);
+	gt_strbuf_add(&sb, "", 1);
 	if (strbuf_err(&sb)) {
-		strbuf_free(&sb);
+		gt_strbuf_free(&sb);
 		return NULL;
 	}
 	*len = sb.len - 1;
@@ -362,16 +362,16 @@ void gt_tp__free(struct gtsc_tp_set *set)
 void gt_tp__summary(const struct gtsc_tp_set *set, size_t limit, struct strbuf *sb)
 {
 	for (size_t i = 0; i < set->n && i < limit; i++)
-		strbuf_addf(sb, "%s%s:%s", i ? "," : "", set->tp[i].group, set->tp[i].name);
+		gt_strbuf_addf(sb, "%s%s:%s", i ? "," : "", set->tp[i].group, set->tp[i].name);
 	if (set->n > limit)
-		strbuf_addf(sb, ",+%zu", set->n - limit);
+		gt_strbuf_addf(sb, ",+%zu", set->n - limit);
 }
 
 static void section(struct strbuf *sb, const char *head, const char *text, size_t len)
 {
-	strbuf_addf(sb, "%s %zu\n", head, len);
-	strbuf_add(sb, text, len);
-	strbuf_addf(sb, "\n");
+	gt_strbuf_addf(sb, "%s %zu\n", head, len);
+	gt_strbuf_add(sb, text, len);
+	gt_strbuf_addf(sb, "\n");
 }
 
 void gt_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struct strbuf *sb)

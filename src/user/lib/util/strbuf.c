@@ -26,7 +26,7 @@ static bool strbuf_grow(struct strbuf *sb, size_t extra)
 	return true;
 }
 
-void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+void gt_strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
 	if (!strbuf_grow(sb, len))
 		return;
@@ -35,7 +35,7 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+void gt_strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -51,7 +51,7 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	sb->len += n;
 }
 
-void strbuf_free(struct strbuf *sb)
+void gt_strbuf_free(struct strbuf *sb)
 {
 	free(sb->buf);
 	*sb = (struct strbuf){};

@@ -13,9 +13,9 @@ struct strbuf {
 	bool oom;
 };
 
-__attribute__((format(printf, 2, 3))) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
-void strbuf_add(struct strbuf *sb, const void *data, size_t len);
-void strbuf_free(struct strbuf *sb);
+__attribute__((format(printf, 2, 3))) void gt_strbuf_addf(struct strbuf *sb, const char *fmt, ...);
+void gt_strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void gt_strbuf_free(struct strbuf *sb);
 /* 0, or -ENOMEM if any append failed. */
 static inline int strbuf_err(const struct strbuf *sb)
 {

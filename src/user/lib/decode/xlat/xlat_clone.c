@@ -31,4 +31,4 @@ static const struct xlat_entry clone_flags[] = {
 	{ 0x200000000ULL, "CLONE_INTO_CGROUP" },
 	{ 0x00000080, "CLONE_NEWTIME" },
 };
-const struct xlat xlat_clone_flags = XLAT_TABLE(clone_flags, NULL, NULL);
+const struct xlat gt_xlat_clone_flags = XLAT_TABLE(clone_flags, NULL, NULL);

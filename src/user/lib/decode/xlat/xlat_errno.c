@@ -163,7 +163,7 @@ static const struct xlat_errno kernel_errnos[] = {
 	[530 - 512] = { "ERECALLCONFLICT", "Conflict with recalled state" },
 };
 
-const struct xlat_errno *xlat_errno(__u64 err)
+const struct xlat_errno *gt_xlat_errno(__u64 err)
 {
 	const struct xlat_errno *e = NULL;
 

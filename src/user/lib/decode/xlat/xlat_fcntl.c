@@ -37,19 +37,19 @@ static const struct xlat_entry fcntl_cmd[] = {
 	{ 1037, "F_GET_FILE_RW_HINT" },
 	{ 1038, "F_SET_FILE_RW_HINT" },
 };
-const struct xlat xlat_fcntl_cmd = XLAT_TABLE(fcntl_cmd, NULL, "F_???");
+const struct xlat gt_xlat_fcntl_cmd = XLAT_TABLE(fcntl_cmd, NULL, "F_???");
 
 static const struct xlat_entry fd_flags[] = {
 	{ 1, "FD_CLOEXEC" },
 };
-const struct xlat xlat_fd_flags = XLAT_TABLE(fd_flags, NULL, NULL);
+const struct xlat gt_xlat_fd_flags = XLAT_TABLE(fd_flags, NULL, NULL);
 
 static const struct xlat_entry lease_type[] = {
 	{ 0, "F_RDLCK" },
 	{ 1, "F_WRLCK" },
 	{ 2, "F_UNLCK" },
 };
-const struct xlat xlat_lease_type = XLAT_TABLE(lease_type, NULL, "F_???");
+const struct xlat gt_xlat_lease_type = XLAT_TABLE(lease_type, NULL, "F_???");
 
 static const struct xlat_entry notify_flags[] = {
 	{ 0x1, "DN_ACCESS" },
@@ -60,7 +60,7 @@ static const struct xlat_entry notify_flags[] = {
 	{ 0x20, "DN_ATTRIB" },
 	{ 0x80000000, "DN_MULTISHOT" },
 };
-const struct xlat xlat_notify_flags = XLAT_TABLE(notify_flags, NULL, NULL);
+const struct xlat gt_xlat_notify_flags = XLAT_TABLE(notify_flags, NULL, NULL);
 
 static const struct xlat_entry seals[] = {
 	{ 0x1, "F_SEAL_SEAL" },
@@ -70,7 +70,7 @@ static const struct xlat_entry seals[] = {
 	{ 0x10, "F_SEAL_FUTURE_WRITE" },
 	{ 0x20, "F_SEAL_EXEC" },
 };
-const struct xlat xlat_seals = XLAT_TABLE(seals, NULL, NULL);
+const struct xlat gt_xlat_seals = XLAT_TABLE(seals, NULL, NULL);
 
 static const struct xlat_entry flock_op[] = {
 	{ 1, "LOCK_SH" },
@@ -79,4 +79,4 @@ static const struct xlat_entry flock_op[] = {
 	{ 8, "LOCK_UN" },
 	{ 32, "LOCK_MAND" },
 };
-const struct xlat xlat_flock_op = XLAT_TABLE(flock_op, NULL, NULL);
+const struct xlat gt_xlat_flock_op = XLAT_TABLE(flock_op, NULL, NULL);

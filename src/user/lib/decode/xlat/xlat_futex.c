@@ -21,7 +21,7 @@ static const struct xlat_entry futex_cmd[] = {
 	{ 12, "FUTEX_CMP_REQUEUE_PI" },
 	{ 13, "FUTEX_LOCK_PI2" },
 };
-const struct xlat xlat_futex_cmd = XLAT_TABLE(futex_cmd, NULL, "FUTEX_???");
+const struct xlat gt_xlat_futex_cmd = XLAT_TABLE(futex_cmd, NULL, "FUTEX_???");
 
 static const struct xlat_entry wake_ops[] = {
 	{ 0, "FUTEX_OP_SET" },
@@ -30,7 +30,7 @@ static const struct xlat_entry wake_ops[] = {
 	{ 3, "FUTEX_OP_ANDN" },
 	{ 4, "FUTEX_OP_XOR" },
 };
-const struct xlat xlat_futex_wake_ops = XLAT_TABLE(wake_ops, NULL, "FUTEX_OP_???");
+const struct xlat gt_xlat_futex_wake_ops = XLAT_TABLE(wake_ops, NULL, "FUTEX_OP_???");
 
 static const struct xlat_entry wake_cmps[] = {
 	{ 0, "FUTEX_OP_CMP_EQ" },
@@ -40,4 +40,4 @@ static const struct xlat_entry wake_cmps[] = {
 	{ 4, "FUTEX_OP_CMP_GT" },
 	{ 5, "FUTEX_OP_CMP_GE" },
 };
-const struct xlat xlat_futex_wake_cmps = XLAT_TABLE(wake_cmps, NULL, "FUTEX_OP_CMP_???");
+const struct xlat gt_xlat_futex_wake_cmps = XLAT_TABLE(wake_cmps, NULL, "FUTEX_OP_CMP_???");

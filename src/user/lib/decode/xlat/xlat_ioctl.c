@@ -76,10 +76,10 @@ static const struct xlat_entry ioctl_cmds[] = {
 	{ 0x125d, "BLKROGET" },
 	{ 0x1268, "BLKSSZGET" },
 };
-const struct xlat xlat_ioctl_cmds = XLAT_TABLE(ioctl_cmds, NULL, NULL);
+const struct xlat gt_xlat_ioctl_cmds = XLAT_TABLE(ioctl_cmds, NULL, NULL);
 
 static const struct xlat_entry ioctl_dir[] = {
 	{ 1, "_IOC_WRITE" },
 	{ 2, "_IOC_READ" },
 };
-const struct xlat xlat_ioctl_dir = XLAT_TABLE(ioctl_dir, "_IOC_NONE", NULL);
+const struct xlat gt_xlat_ioctl_dir = XLAT_TABLE(ioctl_dir, "_IOC_NONE", NULL);

@@ -9,4 +9,4 @@ static const struct xlat_entry whence[] = {
 	{ 3, "SEEK_DATA" },
 	{ 4, "SEEK_HOLE" },
 };
-const struct xlat xlat_whence = XLAT_TABLE(whence, NULL, "SEEK_???");
+const struct xlat gt_xlat_whence = XLAT_TABLE(whence, NULL, "SEEK_???");

@@ -7,7 +7,7 @@ static const struct xlat_entry getrandom_flags[] = {
 	{ 2, "GRND_RANDOM" },
 	{ 4, "GRND_INSECURE" },
 };
-const struct xlat xlat_getrandom_flags = XLAT_TABLE(getrandom_flags, NULL, NULL);
+const struct xlat gt_xlat_getrandom_flags = XLAT_TABLE(getrandom_flags, NULL, NULL);
 
 static const struct xlat_entry memfd_flags[] = {
 	{ 1, "MFD_CLOEXEC" },
@@ -16,7 +16,7 @@ static const struct xlat_entry memfd_flags[] = {
 	{ 8, "MFD_NOEXEC_SEAL" },
 	{ 0x10, "MFD_EXEC" },
 };
-const struct xlat xlat_memfd_flags = XLAT_TABLE(memfd_flags, NULL, NULL);
+const struct xlat gt_xlat_memfd_flags = XLAT_TABLE(memfd_flags, NULL, NULL);
 
 static const struct xlat_entry mount_flags[] = {
 	{ 1, "MS_RDONLY" },
@@ -45,7 +45,7 @@ static const struct xlat_entry mount_flags[] = {
 	{ 1 << 24, "MS_STRICTATIME" },
 	{ 1 << 25, "MS_LAZYTIME" },
 };
-const struct xlat xlat_mount_flags = XLAT_TABLE(mount_flags, NULL, NULL);
+const struct xlat gt_xlat_mount_flags = XLAT_TABLE(mount_flags, NULL, NULL);
 
 static const struct xlat_entry umount_flags[] = {
 	{ 1, "MNT_FORCE" },
@@ -53,7 +53,7 @@ static const struct xlat_entry umount_flags[] = {
 	{ 4, "MNT_EXPIRE" },
 	{ 8, "UMOUNT_NOFOLLOW" },
 };
-const struct xlat xlat_umount_flags = XLAT_TABLE(umount_flags, NULL, NULL);
+const struct xlat gt_xlat_umount_flags = XLAT_TABLE(umount_flags, NULL, NULL);
 
 static const struct xlat_entry sched_policy[] = {
 	{ 0, "SCHED_OTHER" },
@@ -64,4 +64,4 @@ static const struct xlat_entry sched_policy[] = {
 	{ 6, "SCHED_DEADLINE" },
 	{ 7, "SCHED_EXT" },
 };
-const struct xlat xlat_sched_policy = XLAT_TABLE(sched_policy, NULL, "SCHED_???");
+const struct xlat gt_xlat_sched_policy = XLAT_TABLE(sched_policy, NULL, "SCHED_???");

@@ -10,7 +10,7 @@ static const struct xlat_entry prot[] = {
 	{ 0x01000000, "PROT_GROWSDOWN" },
 	{ 0x02000000, "PROT_GROWSUP" },
 };
-const struct xlat xlat_mmap_prot = XLAT_TABLE(prot, "PROT_NONE", NULL);
+const struct xlat gt_xlat_mmap_prot = XLAT_TABLE(prot, "PROT_NONE", NULL);
 
 /* The MAP_TYPE bits (0x0f): one of these, then the flags. */
 static const struct xlat_entry map_type[] = {
@@ -18,7 +18,7 @@ static const struct xlat_entry map_type[] = {
 	{ 0x02, "MAP_PRIVATE" },
 	{ 0x03, "MAP_SHARED_VALIDATE" },
 };
-const struct xlat xlat_mmap_type = XLAT_TABLE(map_type, NULL, NULL);
+const struct xlat gt_xlat_mmap_type = XLAT_TABLE(map_type, NULL, NULL);
 
 static const struct xlat_entry map_flags[] = {
 	{ 0x10, "MAP_FIXED" },
@@ -37,7 +37,7 @@ static const struct xlat_entry map_flags[] = {
 	{ 0x100000, "MAP_FIXED_NOREPLACE" },
 	{ 0x4000000, "MAP_UNINITIALIZED" },
 };
-const struct xlat xlat_mmap_flags = XLAT_TABLE(map_flags, NULL, NULL);
+const struct xlat gt_xlat_mmap_flags = XLAT_TABLE(map_flags, NULL, NULL);
 
 static const struct xlat_entry madvise[] = {
 	{ 0, "MADV_NORMAL" },
@@ -68,23 +68,23 @@ static const struct xlat_entry madvise[] = {
 	{ 102, "MADV_GUARD_INSTALL" },
 	{ 103, "MADV_GUARD_REMOVE" },
 };
-const struct xlat xlat_madvise = XLAT_TABLE(madvise, NULL, "MADV_???");
+const struct xlat gt_xlat_madvise = XLAT_TABLE(madvise, NULL, "MADV_???");
 
 static const struct xlat_entry mremap_flags[] = {
 	{ 1, "MREMAP_MAYMOVE" },
 	{ 2, "MREMAP_FIXED" },
 	{ 4, "MREMAP_DONTUNMAP" },
 };
-const struct xlat xlat_mremap_flags = XLAT_TABLE(mremap_flags, NULL, NULL);
+const struct xlat gt_xlat_mremap_flags = XLAT_TABLE(mremap_flags, NULL, NULL);
 
 static const struct xlat_entry msync_flags[] = {
 	{ 1, "MS_ASYNC" },
 	{ 2, "MS_INVALIDATE" },
 	{ 4, "MS_SYNC" },
 };
-const struct xlat xlat_msync_flags = XLAT_TABLE(msync_flags, NULL, NULL);
+const struct xlat gt_xlat_msync_flags = XLAT_TABLE(msync_flags, NULL, NULL);
 
 static const struct xlat_entry mlock_flags[] = {
 	{ 1, "MLOCK_ONFAULT" },
 };
-const struct xlat xlat_mlock_flags = XLAT_TABLE(mlock_flags, NULL, NULL);
+const struct xlat gt_xlat_mlock_flags = XLAT_TABLE(mlock_flags, NULL, NULL);

@@ -7,7 +7,7 @@ static const struct xlat_entry open_access[] = {
 	{ 1, "O_WRONLY" },
 	{ 2, "O_RDWR" },
 };
-const struct xlat xlat_open_access = XLAT_TABLE(open_access, NULL, NULL);
+const struct xlat gt_xlat_open_access = XLAT_TABLE(open_access, NULL, NULL);
 
 /* Octal, as in <asm-generic/fcntl.h>; strace's order. */
 static const struct xlat_entry open_flags[] = {
@@ -29,7 +29,7 @@ static const struct xlat_entry open_flags[] = {
 	{ 02000000, "O_CLOEXEC" },
 	{ 010000000, "O_PATH" },
 };
-const struct xlat xlat_open_flags = XLAT_TABLE(open_flags, NULL, NULL);
+const struct xlat gt_xlat_open_flags = XLAT_TABLE(open_flags, NULL, NULL);
 
 static const struct xlat_entry at_flags[] = {
 	{ 0x100, "AT_SYMLINK_NOFOLLOW" },
@@ -41,24 +41,24 @@ static const struct xlat_entry at_flags[] = {
 	{ 0x4000, "AT_STATX_DONT_SYNC" },
 	{ 0x8000, "AT_RECURSIVE" },
 };
-const struct xlat xlat_at_flags = XLAT_TABLE(at_flags, NULL, NULL);
+const struct xlat gt_xlat_at_flags = XLAT_TABLE(at_flags, NULL, NULL);
 
 static const struct xlat_entry access_mode[] = {
 	{ 4, "R_OK" },
 	{ 2, "W_OK" },
 	{ 1, "X_OK" },
 };
-const struct xlat xlat_access_mode = XLAT_TABLE(access_mode, "F_OK", NULL);
+const struct xlat gt_xlat_access_mode = XLAT_TABLE(access_mode, "F_OK", NULL);
 
 static const struct xlat_entry rename_flags[] = {
 	{ 1, "RENAME_NOREPLACE" },
 	{ 2, "RENAME_EXCHANGE" },
 	{ 4, "RENAME_WHITEOUT" },
 };
-const struct xlat xlat_rename_flags = XLAT_TABLE(rename_flags, NULL, NULL);
+const struct xlat gt_xlat_rename_flags = XLAT_TABLE(rename_flags, NULL, NULL);
 
 static const struct xlat_entry close_range_flags[] = {
 	{ 1u << 1, "CLOSE_RANGE_UNSHARE" },
 	{ 1u << 2, "CLOSE_RANGE_CLOEXEC" },
 };
-const struct xlat xlat_close_range_flags = XLAT_TABLE(close_range_flags, NULL, NULL);
+const struct xlat gt_xlat_close_range_flags = XLAT_TABLE(close_range_flags, NULL, NULL);

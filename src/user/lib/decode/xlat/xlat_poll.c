@@ -17,7 +17,7 @@ static const struct xlat_entry poll_events[] = {
 	{ 0x1000, "POLLREMOVE" },
 	{ 0x2000, "POLLRDHUP" },
 };
-const struct xlat xlat_poll_events = XLAT_TABLE(poll_events, NULL, NULL);
+const struct xlat gt_xlat_poll_events = XLAT_TABLE(poll_events, NULL, NULL);
 
 static const struct xlat_entry epoll_events[] = {
 	{ 0x1, "EPOLLIN" },
@@ -37,26 +37,26 @@ static const struct xlat_entry epoll_events[] = {
 	{ 1u << 30, "EPOLLONESHOT" },
 	{ 1u << 31, "EPOLLET" },
 };
-const struct xlat xlat_epoll_events = XLAT_TABLE(epoll_events, NULL, NULL);
+const struct xlat gt_xlat_epoll_events = XLAT_TABLE(epoll_events, NULL, NULL);
 
 static const struct xlat_entry epoll_ctl_op[] = {
 	{ 1, "EPOLL_CTL_ADD" },
 	{ 2, "EPOLL_CTL_DEL" },
 	{ 3, "EPOLL_CTL_MOD" },
 };
-const struct xlat xlat_epoll_ctl_op = XLAT_TABLE(epoll_ctl_op, NULL, "EPOLL_CTL_???");
+const struct xlat gt_xlat_epoll_ctl_op = XLAT_TABLE(epoll_ctl_op, NULL, "EPOLL_CTL_???");
 
 static const struct xlat_entry epoll_create_flags[] = {
 	{ 02000000, "EPOLL_CLOEXEC" },
 };
-const struct xlat xlat_epoll_create_flags = XLAT_TABLE(epoll_create_flags, NULL, NULL);
+const struct xlat gt_xlat_epoll_create_flags = XLAT_TABLE(epoll_create_flags, NULL, NULL);
 
 static const struct xlat_entry eventfd_flags[] = {
 	{ 1, "EFD_SEMAPHORE" },
 	{ 04000, "EFD_NONBLOCK" },
 	{ 02000000, "EFD_CLOEXEC" },
 };
-const struct xlat xlat_eventfd_flags = XLAT_TABLE(eventfd_flags, NULL, NULL);
+const struct xlat gt_xlat_eventfd_flags = XLAT_TABLE(eventfd_flags, NULL, NULL);
 
 static const struct xlat_entry timerfd_flags[] = {
 	{ 1, "TFD_TIMER_ABSTIME" },
@@ -64,10 +64,10 @@ static const struct xlat_entry timerfd_flags[] = {
 	{ 04000, "TFD_NONBLOCK" },
 	{ 02000000, "TFD_CLOEXEC" },
 };
-const struct xlat xlat_timerfd_flags = XLAT_TABLE(timerfd_flags, NULL, NULL);
+const struct xlat gt_xlat_timerfd_flags = XLAT_TABLE(timerfd_flags, NULL, NULL);
 
 static const struct xlat_entry inotify_init_flags[] = {
 	{ 04000, "IN_NONBLOCK" },
 	{ 02000000, "IN_CLOEXEC" },
 };
-const struct xlat xlat_inotify_init_flags = XLAT_TABLE(inotify_init_flags, NULL, NULL);
+const struct xlat gt_xlat_inotify_init_flags = XLAT_TABLE(inotify_init_flags, NULL, NULL);

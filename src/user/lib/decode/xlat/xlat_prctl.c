@@ -72,7 +72,7 @@ static const struct xlat_entry prctl_option[] = {
 	{ 78, "PR_FUTEX_HASH" },
 	{ 0x53564d41, "PR_SET_VMA" },
 };
-const struct xlat xlat_prctl_option = XLAT_TABLE(prctl_option, NULL, "PR_???");
+const struct xlat gt_xlat_prctl_option = XLAT_TABLE(prctl_option, NULL, "PR_???");
 
 static const struct xlat_entry arch_prctl_code[] = {
 	{ 0x1001, "ARCH_SET_GS" },
@@ -99,11 +99,11 @@ static const struct xlat_entry arch_prctl_code[] = {
 	{ 0x5004, "ARCH_SHSTK_UNLOCK" },
 	{ 0x5005, "ARCH_SHSTK_STATUS" },
 };
-const struct xlat xlat_arch_prctl_code = XLAT_TABLE(arch_prctl_code, NULL, "ARCH_???");
+const struct xlat gt_xlat_arch_prctl_code = XLAT_TABLE(arch_prctl_code, NULL, "ARCH_???");
 
 static const struct xlat_entry dumpable[] = {
 	{ 0, "SUID_DUMP_DISABLE" },
 	{ 1, "SUID_DUMP_USER" },
 	{ 2, "SUID_DUMP_ROOT" },
 };
-const struct xlat xlat_dumpable = XLAT_TABLE(dumpable, NULL, NULL);
+const struct xlat gt_xlat_dumpable = XLAT_TABLE(dumpable, NULL, NULL);

@@ -20,18 +20,18 @@ static const struct xlat_entry rlimit[] = {
 	{ 14, "RLIMIT_RTPRIO" },
 	{ 15, "RLIMIT_RTTIME" },
 };
-const struct xlat xlat_rlimit = XLAT_TABLE(rlimit, NULL, "RLIMIT_???");
+const struct xlat gt_xlat_rlimit = XLAT_TABLE(rlimit, NULL, "RLIMIT_???");
 
 static const struct xlat_entry rusage_who[] = {
 	{ 0, "RUSAGE_SELF" },
 	{ 1, "RUSAGE_THREAD" },
 	{ 0xffffffff, "RUSAGE_CHILDREN" }, /* -1 as an int */
 };
-const struct xlat xlat_rusage_who = XLAT_TABLE(rusage_who, NULL, "RUSAGE_???");
+const struct xlat gt_xlat_rusage_who = XLAT_TABLE(rusage_who, NULL, "RUSAGE_???");
 
 static const struct xlat_entry priority_which[] = {
 	{ 0, "PRIO_PROCESS" },
 	{ 1, "PRIO_PGRP" },
 	{ 2, "PRIO_USER" },
 };
-const struct xlat xlat_priority_which = XLAT_TABLE(priority_which, NULL, "PRIO_???");
+const struct xlat gt_xlat_priority_which = XLAT_TABLE(priority_which, NULL, "PRIO_???");

@@ -36,14 +36,14 @@ static const struct xlat_entry signals[] = {
 	{ 31, "SIGSYS" },
 	{ 32, "SIGRTMIN" },
 };
-const struct xlat xlat_signals = XLAT_TABLE(signals, NULL, NULL);
+const struct xlat gt_xlat_signals = XLAT_TABLE(signals, NULL, NULL);
 
 static const struct xlat_entry sigprocmask_how[] = {
 	{ 0, "SIG_BLOCK" },
 	{ 1, "SIG_UNBLOCK" },
 	{ 2, "SIG_SETMASK" },
 };
-const struct xlat xlat_sigprocmask_how = XLAT_TABLE(sigprocmask_how, NULL, "SIG_???");
+const struct xlat gt_xlat_sigprocmask_how = XLAT_TABLE(sigprocmask_how, NULL, "SIG_???");
 
 static const struct xlat_entry sa_flags[] = {
 	{ 0x00000001, "SA_NOCLDSTOP" },
@@ -57,4 +57,4 @@ static const struct xlat_entry sa_flags[] = {
 	{ 0x40000000, "SA_NODEFER" },
 	{ 0x80000000, "SA_RESETHAND" },
 };
-const struct xlat xlat_sa_flags = XLAT_TABLE(sa_flags, NULL, NULL);
+const struct xlat gt_xlat_sa_flags = XLAT_TABLE(sa_flags, NULL, NULL);

@@ -50,7 +50,7 @@ static const struct xlat_entry address_family[] = {
 	{ 44, "AF_XDP" },
 	{ 45, "AF_MCTP" },
 };
-const struct xlat xlat_address_family = XLAT_TABLE(address_family, NULL, "AF_???");
+const struct xlat gt_xlat_address_family = XLAT_TABLE(address_family, NULL, "AF_???");
 
 static const struct xlat_entry socket_type[] = {
 	{ 1, "SOCK_STREAM" },
@@ -61,13 +61,13 @@ static const struct xlat_entry socket_type[] = {
 	{ 6, "SOCK_DCCP" },
 	{ 10, "SOCK_PACKET" },
 };
-const struct xlat xlat_socket_type = XLAT_TABLE(socket_type, NULL, "SOCK_???");
+const struct xlat gt_xlat_socket_type = XLAT_TABLE(socket_type, NULL, "SOCK_???");
 
 static const struct xlat_entry socket_flags[] = {
 	{ 02000000, "SOCK_CLOEXEC" },
 	{ 04000, "SOCK_NONBLOCK" },
 };
-const struct xlat xlat_socket_flags = XLAT_TABLE(socket_flags, NULL, NULL);
+const struct xlat gt_xlat_socket_flags = XLAT_TABLE(socket_flags, NULL, NULL);
 
 static const struct xlat_entry inet_proto[] = {
 	{ 0, "IPPROTO_IP" },
@@ -101,7 +101,7 @@ static const struct xlat_entry inet_proto[] = {
 	{ 255, "IPPROTO_RAW" },
 	{ 262, "IPPROTO_MPTCP" },
 };
-const struct xlat xlat_inet_proto = XLAT_TABLE(inet_proto, NULL, "IPPROTO_???");
+const struct xlat gt_xlat_inet_proto = XLAT_TABLE(inet_proto, NULL, "IPPROTO_???");
 
 static const struct xlat_entry netlink_proto[] = {
 	{ 0, "NETLINK_ROUTE" },
@@ -126,7 +126,7 @@ static const struct xlat_entry netlink_proto[] = {
 	{ 21, "NETLINK_CRYPTO" },
 	{ 22, "NETLINK_SMC" },
 };
-const struct xlat xlat_netlink_proto = XLAT_TABLE(netlink_proto, NULL, "NETLINK_???");
+const struct xlat gt_xlat_netlink_proto = XLAT_TABLE(netlink_proto, NULL, "NETLINK_???");
 
 static const struct xlat_entry sockopt_level[] = {
 	{ 0, "SOL_IP" },
@@ -142,7 +142,7 @@ static const struct xlat_entry sockopt_level[] = {
 	{ 282, "SOL_TLS" },
 	{ 283, "SOL_XDP" },
 };
-const struct xlat xlat_sockopt_level = XLAT_TABLE(sockopt_level, NULL, "SOL_???");
+const struct xlat gt_xlat_sockopt_level = XLAT_TABLE(sockopt_level, NULL, "SOL_???");
 
 static const struct xlat_entry sockopt_socket[] = {
 	{ 1, "SO_DEBUG" },
@@ -206,7 +206,7 @@ static const struct xlat_entry sockopt_socket[] = {
 	{ 66, "SO_RCVTIMEO_NEW" },
 	{ 67, "SO_SNDTIMEO_NEW" },
 };
-const struct xlat xlat_sockopt_socket = XLAT_TABLE(sockopt_socket, NULL, "SO_???");
+const struct xlat gt_xlat_sockopt_socket = XLAT_TABLE(sockopt_socket, NULL, "SO_???");
 
 static const struct xlat_entry sockopt_tcp[] = {
 	{ 1, "TCP_NODELAY" },
@@ -233,7 +233,7 @@ static const struct xlat_entry sockopt_tcp[] = {
 	{ 31, "TCP_ULP" },
 	{ 36, "TCP_INQ" },
 };
-const struct xlat xlat_sockopt_tcp = XLAT_TABLE(sockopt_tcp, NULL, "TCP_???");
+const struct xlat gt_xlat_sockopt_tcp = XLAT_TABLE(sockopt_tcp, NULL, "TCP_???");
 
 static const struct xlat_entry sockopt_ip[] = {
 	{ 1, "IP_TOS" },
@@ -256,7 +256,7 @@ static const struct xlat_entry sockopt_ip[] = {
 	{ 35, "IP_ADD_MEMBERSHIP" },
 	{ 36, "IP_DROP_MEMBERSHIP" },
 };
-const struct xlat xlat_sockopt_ip = XLAT_TABLE(sockopt_ip, NULL, "IP_???");
+const struct xlat gt_xlat_sockopt_ip = XLAT_TABLE(sockopt_ip, NULL, "IP_???");
 
 static const struct xlat_entry sockopt_ipv6[] = {
 	{ 16, "IPV6_UNICAST_HOPS" },
@@ -273,7 +273,7 @@ static const struct xlat_entry sockopt_ipv6[] = {
 	{ 66, "IPV6_RECVTCLASS" },
 	{ 67, "IPV6_TCLASS" },
 };
-const struct xlat xlat_sockopt_ipv6 = XLAT_TABLE(sockopt_ipv6, NULL, "IPV6_???");
+const struct xlat gt_xlat_sockopt_ipv6 = XLAT_TABLE(sockopt_ipv6, NULL, "IPV6_???");
 
 static const struct xlat_entry msg_flags[] = {
 	{ 0x1, "MSG_OOB" },
@@ -298,11 +298,11 @@ static const struct xlat_entry msg_flags[] = {
 	{ 0x20000000, "MSG_FASTOPEN" },
 	{ 0x40000000, "MSG_CMSG_CLOEXEC" },
 };
-const struct xlat xlat_msg_flags = XLAT_TABLE(msg_flags, NULL, NULL);
+const struct xlat gt_xlat_msg_flags = XLAT_TABLE(msg_flags, NULL, NULL);
 
 static const struct xlat_entry shutdown_how[] = {
 	{ 0, "SHUT_RD" },
 	{ 1, "SHUT_WR" },
 	{ 2, "SHUT_RDWR" },
 };
-const struct xlat xlat_shutdown_how = XLAT_TABLE(shutdown_how, NULL, "SHUT_???");
+const struct xlat gt_xlat_shutdown_how = XLAT_TABLE(shutdown_how, NULL, "SHUT_???");

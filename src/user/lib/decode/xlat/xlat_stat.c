@@ -11,14 +11,14 @@ static const struct xlat_entry file_type[] = {
 	{ 020000, "S_IFCHR" },
 	{ 010000, "S_IFIFO" },
 };
-const struct xlat xlat_file_type = XLAT_TABLE(file_type, NULL, NULL);
+const struct xlat gt_xlat_file_type = XLAT_TABLE(file_type, NULL, NULL);
 
 static const struct xlat_entry mode_bits[] = {
 	{ 04000, "S_ISUID" },
 	{ 02000, "S_ISGID" },
 	{ 01000, "S_ISVTX" },
 };
-const struct xlat xlat_mode_bits = XLAT_TABLE(mode_bits, NULL, NULL);
+const struct xlat gt_xlat_mode_bits = XLAT_TABLE(mode_bits, NULL, NULL);
 
 static const struct xlat_entry statx_mask[] = {
 	{ 0x7ff, "STATX_BASIC_STATS" },
@@ -41,4 +41,4 @@ static const struct xlat_entry statx_mask[] = {
 	{ 0x10000, "STATX_WRITE_ATOMIC" },
 	{ 0x20000, "STATX_DIO_READ_ALIGN" },
 };
-const struct xlat xlat_statx_mask = XLAT_TABLE(statx_mask, NULL, NULL);
+const struct xlat gt_xlat_statx_mask = XLAT_TABLE(statx_mask, NULL, NULL);

@@ -15,16 +15,16 @@ static const struct xlat_entry clockid[] = {
 	{ 9, "CLOCK_BOOTTIME_ALARM" },
 	{ 11, "CLOCK_TAI" },
 };
-const struct xlat xlat_clockid = XLAT_TABLE(clockid, NULL, "CLOCK_???");
+const struct xlat gt_xlat_clockid = XLAT_TABLE(clockid, NULL, "CLOCK_???");
 
 static const struct xlat_entry timer_flags[] = {
 	{ 1, "TIMER_ABSTIME" },
 };
-const struct xlat xlat_timer_flags = XLAT_TABLE(timer_flags, NULL, NULL);
+const struct xlat gt_xlat_timer_flags = XLAT_TABLE(timer_flags, NULL, NULL);
 
 static const struct xlat_entry itimer_which[] = {
 	{ 0, "ITIMER_REAL" },
 	{ 1, "ITIMER_VIRTUAL" },
 	{ 2, "ITIMER_PROF" },
 };
-const struct xlat xlat_itimer_which = XLAT_TABLE(itimer_which, NULL, "ITIMER_???");
+const struct xlat gt_xlat_itimer_which = XLAT_TABLE(itimer_which, NULL, "ITIMER_???");

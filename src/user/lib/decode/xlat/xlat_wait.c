@@ -12,7 +12,7 @@ static const struct xlat_entry wait_options[] = {
 	{ 0x40000000, "__WALL" },
 	{ 0x80000000, "__WCLONE" },
 };
-const struct xlat xlat_wait_options = XLAT_TABLE(wait_options, NULL, NULL);
+const struct xlat gt_xlat_wait_options = XLAT_TABLE(wait_options, NULL, NULL);
 
 static const struct xlat_entry idtype[] = {
 	{ 0, "P_ALL" },
@@ -20,4 +20,4 @@ static const struct xlat_entry idtype[] = {
 	{ 2, "P_PGID" },
 	{ 3, "P_PIDFD" },
 };
-const struct xlat xlat_idtype = XLAT_TABLE(idtype, NULL, "P_???");
+const struct xlat gt_xlat_idtype = XLAT_TABLE(idtype, NULL, "P_???");
