@@ -13,6 +13,9 @@
 #   VM_TIMEOUT    seconds per kernel before qemu is killed (1200; the full
 #                 lane took 353-725 s per kernel in a fresh-clone .ci/run,
 #                 two at a time on 2 cores, 7.3.4-rt the slowest)
+#   VM_START_TIMEOUT  seconds a guest may take to print GTSC-VM-START (240);
+#                 a guest that does not is booted once more, said in a
+#                 "# vm-...: attempt 1" line; twice is a FAIL
 #   VM_JOBS       kernels booted at once (2; each VM has 2 vCPUs)
 #   GTSC_STATIC   a prebuilt static gtsc-bpf to use instead of building one
 #   VM_LANE       script the guest runs instead of tests/live/lane.sh
@@ -28,6 +31,10 @@ TIMEOUT=${VM_TIMEOUT:-1200}
 JOBS=${VM_JOBS:-2}
 LOGDIR=$OUT/vm
 SENTINEL=GTSC-VM-DONE
+START=GTSC-VM-START
+# Seconds a guest may take to reach /init (~15 s alone, ~40 s two at a time
+# under CI's load) before it is booted again, once.
+START_TIMEOUT=${VM_START_TIMEOUT:-240}
 
 info() { echo "vm: $*" >&2; }
 
@@ -239,13 +246,17 @@ build_initramfs() {
 build_initramfs
 info "initramfs $(du -k "$WORK/initramfs.gz" | cut -f1) KiB; binary $GTSC_BIN; lane $LANE"
 
-# --- one kernel ---------------------------------------------------------------
-# Boots $1 and writes its result lines to $WORK/$1.out and a table row to
-# $WORK/$1.row.  Runs in the background; prints nothing itself.
-boot() {
-	local rel=$1 name=vm-${1%-amd64} log=$LOGDIR/$1.log t0 rc=0 secs why line nlane
-	local res=$WORK/$rel.out
-	t0=$(date +%s)
+# last_line LOG: the console's last non-blank line, where a hung guest stopped.
+last_line() {
+	tr -d '\r' <"$1" | sed -E 's/\x1b(\[[0-9;?]*[A-Za-z]|c)//g' |
+		grep -v '^[[:space:]]*$' | tail -n1 | cut -c1-160
+}
+
+# qemu_run REL LOG: boots REL with its console in LOG; qemu's exit status,
+# or 200 when the guest printed no GTSC-VM-START within $START_TIMEOUT s
+# (qemu is then stopped).
+qemu_run() {
+	local rel=$1 log=$2 pid rc=0 waited=0
 	# TCG only: /dev/kvm exists on the build machines but hangs.  panic=-1
 	# plus -no-reboot turns a panic into a qemu exit instead of a hang.
 	# loglevel=5 after quiet: no boot chatter, but KERN_WARNING still
@@ -261,18 +272,57 @@ boot() {
 		-kernel "$CACHE/$rel/vmlinuz" -initrd "$WORK/initramfs.gz" \
 		-append "console=ttyS0 quiet loglevel=5 panic=-1 rdinit=/init" \
 		</dev/null >"$log" 2>"$WORK/$rel.qemu-err" 9>&- &
-	echo $! >"$WORK/$rel.pid"
-	wait $! || rc=$?
+	pid=$!
+	echo "$pid" >"$WORK/$rel.pid"
+	# The timeout wrapper passes the TERM on to its qemu.
+	while kill -0 "$pid" 2>/dev/null && ! grep -q "$START" "$log"; do
+		if [ "$waited" -ge "$START_TIMEOUT" ]; then
+			kill "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			rm -f "$WORK/$rel.pid"
+			return 200
+		fi
+		sleep 2
+		waited=$((waited + 2))
+	done
+	wait "$pid" || rc=$?
 	rm -f "$WORK/$rel.pid"
+	return "$rc"
+}
+
+# --- one kernel ---------------------------------------------------------------
+# Boots $1 and writes its result lines to $WORK/$1.out and a table row to
+# $WORK/$1.row.  Runs in the background; prints nothing itself.
+boot() {
+	local rel=$1 name=vm-${1%-amd64} log=$LOGDIR/$1.log t0 rc=0 secs why line nlane
+	local res=$WORK/$rel.out attempt
+	t0=$(date +%s)
+	: >"$res"
+	rm -f "$LOGDIR/$rel".attempt*.log
+	for attempt in 1 2; do
+		rc=0
+		qemu_run "$rel" "$log" || rc=$?
+		[ "$rc" != 200 ] || [ "$attempt" = 2 ] && break
+		# One retry, said aloud: a guest that never reached /init is
+		# TCG, firmware or an early-boot hang, before any of our code
+		# ran; one that does it twice is a FAIL.  (CI's 7.3.4 guest
+		# once printed no line of the lane in 1200 s; its log is lost.)
+		echo "# $name: attempt $attempt printed no GTSC-VM-START in $START_TIMEOUT s" \
+			"(last console line: $(last_line "$log")); booting again" >>"$res"
+		mv -f "$log" "$LOGDIR/$rel.attempt$attempt.log"
+	done
 	# CRs and SeaBIOS' terminal escapes would break line matching.
 	tr -d '\r' <"$log" | sed -E 's/\x1b(\[[0-9;?]*[A-Za-z]|c)//g' >"$WORK/$rel.log"
 	cat "$WORK/$rel.log" >"$log"
 	secs=$(($(date +%s) - t0))
 	# The lane's own lines, renamed per kernel.
-	sed -nE "s|^(PASS\|FAIL\|SKIP) |\1 $name/|p" "$log" >"$res"
-	nlane=$(wc -l <"$res")
+	sed -nE "s|^(PASS\|FAIL\|SKIP) |\1 $name/|p" "$log" >"$WORK/$rel.lane"
+	nlane=$(wc -l <"$WORK/$rel.lane")
+	cat "$WORK/$rel.lane" >>"$res"
 	why=
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	if [ "$rc" = 200 ]; then
+		why="no $START line in $START_TIMEOUT s, twice"
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		why="timeout after ${TIMEOUT} s"
 	elif line=$(grep -m1 'Kernel panic' "$log"); then
 		why="kernel panic: ${line#*] }"
@@ -280,7 +330,7 @@ boot() {
 		why="no $SENTINEL line (qemu rc=$rc$(head -c 200 "$WORK/$rel.qemu-err" | tr '\n' ' ' | sed 's/^./: &/'))"
 	fi
 	if [ -n "$why" ]; then
-		echo "FAIL $name/boot: $why (log $log)" >>"$res"
+		echo "FAIL $name/boot: $why; last console line: $(last_line "$log") (log $log)" >>"$res"
 	else
 		echo "PASS $name/boot" >>"$res"
 		line=$(sed -n "s/^$SENTINEL rc=//p" "$log" | head -n1)
