@@ -417,6 +417,11 @@ int gtsc_page_free_tp(struct trace_event_raw_mm_page_free___gtsc *ctx)
  * that way (kmem-irq, 730 skipped, 729 rescued).  The second costs ~60 ns
  * per kmem event end to end (bench kmem loop: 5,399-5,411 ns an iteration
  * of 9 events against 4,848-4,867 without it, two runs each, 6.18).
+ * Together they are most of what gtsc-bpf costs over bench/bare (2026-11-26,
+ * medians of 5 interleaved, added ns an iteration): both +3,366, one +2,824,
+ * none +2,094, bare +1,547; with this file's cheaper first program, none
+ * +1,441 against bare's +1,434 (best runs).  Two of the ~45 ns attach floors
+ * an event (bench/bare -m nil) are ~790 of it; bpf_stats cannot see them.
  */
 const volatile __u8 gtsc_kmem_rescue = 0;
 /* Task-stack events keyed by thread: kernels that preempt these programs. */
