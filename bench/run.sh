@@ -32,6 +32,8 @@
 #   BENCH_ONLY="untraced bare gtsc"   a subset of the configurations (gtsc_lz4, not in
 #                         the default set: gtsc-bpf with format 1.1's codec)
 #   BENCH_GTSC_OPTS="--compress=zlib" more options for gtsc-bpf record
+#   BENCH_GTSC_BASE=path  another gtsc-bpf build (main's, say), configuration gtsc_base:
+#                         BENCH_ONLY="untraced gtsc_base gtsc" compares two builds in one run
 #   BENCH_TMP=dir         where trace files go (default: a dir in /dev/shm)
 #   BENCH_SIZE=0          skip bench/size.sh (bytes per event), run at the end
 #   BENCH_SESSIONS=0      skip bench/sessions.sh --goal (8 sessions against one)
@@ -70,8 +72,8 @@ declare -A TC_EV=([getppid]=raw_syscalls [openread]=raw_syscalls [kmem]=$KMEM_TP
 declare -A TC_ON=([getppid]=raw_syscalls/sys_exit [openread]=raw_syscalls/sys_exit
 	[kmem]=kmem/kmalloc [pingpong]=sched/sched_switch)
 # Tracers that record sched_switch or kmem; the others are syscall tracers only.
-SCHED_CFGS=" untraced gtsc perf_record trace_cmd "
-KMEM_CFGS=" untraced bare_nil bare bare_arr gtsc gtsc_lz4 perf_record trace_cmd "
+SCHED_CFGS=" untraced gtsc gtsc_base perf_record trace_cmd "
+KMEM_CFGS=" untraced bare_nil bare bare_arr gtsc gtsc_base gtsc_lz4 perf_record trace_cmd "
 N_PINGPONG=${BENCH_N_PINGPONG:-200000} # round trips: ~2 s a run at ~5 us a switch
 N_KMEM=${BENCH_N_KMEM:-200000}         # ~0.3 s untraced at ~1.5 us an iteration
 WL=getppid # the workload being measured (set by measure)
@@ -80,7 +82,7 @@ CONFIGS=${BENCH_ONLY:-"untraced bare_nil bare bare_arr gtsc_raw gtsc gtsc_lz4 gt
 SLOW=" bpftrace perf_trace strace "
 declare -A LABEL=([untraced]=untraced [bare]="bare BPF" [bare_nil]="empty BPF progs"
 	[bare_arr]="bare array ring" [gtsc]=gtsc-bpf [gtsc_raw]="gtsc no-capture"
-	[gtsc_live]="gtsc live" [gtsc_lz4]="gtsc lz4"
+	[gtsc_live]="gtsc live" [gtsc_lz4]="gtsc lz4" [gtsc_base]="gtsc base"
 	[perf_record]="perf record" [trace_cmd]="trace-cmd" [bpftrace]="bpftrace printf"
 	[perf_trace]="perf trace" [strace]="strace -f")
 declare -A NA # config -> why it cannot run at all
@@ -222,14 +224,19 @@ cfg_gtsc_live() {
 	cat "$log.wl" >> "$log"
 }
 
+# The same recording by the build BENCH_GTSC_BASE names.
+cfg_gtsc_base() {
+	GTSC_BIN=$BENCH_GTSC_BASE cfg_gtsc "$@"
+}
+
 cfg_gtsc() {
 	local log=$1
 	shift
 	if [ -n "${BENCH_LIVE_OUT:-}" ]; then # --live's lines there, the summary in the log
-		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e "${GTSC_EV[$WL]}" ${BENCH_GTSC_OPTS:-} \
+		on_tracer_cpus timeout "$TIMEOUT" "${GTSC_BIN:-./gtsc-bpf}" record -e "${GTSC_EV[$WL]}" ${BENCH_GTSC_OPTS:-} \
 			-o "$SCRATCH/trace" -- "$@" >"$BENCH_LIVE_OUT" 2>"$log" || return
 	else
-		on_tracer_cpus timeout "$TIMEOUT" ./gtsc-bpf record -e "${GTSC_EV[$WL]}" ${BENCH_GTSC_OPTS:-} \
+		on_tracer_cpus timeout "$TIMEOUT" "${GTSC_BIN:-./gtsc-bpf}" record -e "${GTSC_EV[$WL]}" ${BENCH_GTSC_OPTS:-} \
 			-o "$SCRATCH/trace" -- "$@" >"$log" 2>&1 || return
 	fi
 	# Its summary is a table with a header row ("channel ... dropped
@@ -371,7 +378,7 @@ check_tools() {
 		}
 	done
 	if [ "$(id -u)" != 0 ]; then
-		for c in bare bare_nil bare_arr gtsc gtsc_raw gtsc_live gtsc_lz4 perf_record trace_cmd \
+		for c in bare bare_nil bare_arr gtsc gtsc_raw gtsc_live gtsc_lz4 gtsc_base perf_record trace_cmd \
 			bpftrace perf_trace; do
 			NA[$c]=${NA[$c]:-"needs root"}
 		done
@@ -384,6 +391,11 @@ check_tools() {
 	if [ ! -x ./gtsc-bpf ] || ! ./gtsc-bpf record --help >/dev/null 2>&1; then
 		NA[gtsc]="gtsc-bpf record not available yet"
 		NA[gtsc_raw]=${NA[gtsc]} NA[gtsc_live]=${NA[gtsc]} NA[gtsc_lz4]=${NA[gtsc]}
+	fi
+	if [ -z "${BENCH_GTSC_BASE:-}" ]; then
+		NA[gtsc_base]="no BENCH_GTSC_BASE"
+	elif ! "$BENCH_GTSC_BASE" record --help >/dev/null 2>&1; then
+		NA[gtsc_base]="$BENCH_GTSC_BASE record not available"
 	fi
 }
 
@@ -730,21 +742,26 @@ stats_run() {
 	rm -f "$SCRATCH"/trace*
 	nsi=$(grep -oE 'ns_per_iter=[0-9.]+' "$log" | tail -1 | cut -d= -f2) || true
 	# Per program its first and last sample; summed over the hook's programs.
+	# Events are the first programs' runs: gtsc's rescue programs (_r, _r2)
+	# run for the same events, and averaging over every run hid them (the
+	# kmem budget read ~1,541 ns an iteration, a third of what ran).
 	INPROG_ROW[$wl.$cfg]=$(awk -v re="${HOOK_RE[$wl]}" -v nsi="${nsi:-0}" -v epi="${EPI[$wl]}" \
 		-v unit=$((EPI[$wl] / SPI[$wl])) '$3 ~ re {
-			if (!($2 in t0)) { t0[$2] = $1; r0[$2] = $4; c0[$2] = $5 }
+			if (!($2 in t0)) { t0[$2] = $1; r0[$2] = $4; c0[$2] = $5; rescue[$2] = $3 ~ /_r2?$/ }
 			t1[$2] = $1; r1[$2] = $4; c1[$2] = $5
 		} END {
-			for (id in t0) { rt += r1[id] - r0[id]; cnt += c1[id] - c0[id]
+			for (id in t0) { rt += r1[id] - r0[id]; runs += c1[id] - c0[id]
+				if (rescue[id]) rrt += r1[id] - r0[id]; else ev += c1[id] - c0[id]
 				if (t1[id] - t0[id] > win) win = t1[id] - t0[id] }
-			if (cnt <= 0) exit
-			share = nsi > 0 ? win / nsi * epi / cnt * 100 : 0
+			if (ev <= 0) exit
+			share = nsi > 0 ? win / nsi * epi / ev * 100 : 0
 			if (share > 100)
 				share = 100
-			printf "%.1f %.1f %d %.0f\n", rt / cnt, rt / cnt * unit, cnt, share
+			printf "%.1f %.1f %d %.0f %.1f %.1f\n", rt / ev, rt / ev * unit, ev, share, runs / ev,
+				rrt / ev * unit
 		}' "$samples")
 	INPROG[$wl.$cfg]=$(echo "${INPROG_ROW[$wl.$cfg]}" | cut -d' ' -f1)
-	printf '  %-9s %-16s %s ns per program run (stats)\n' "$wl" "${LABEL[$cfg]}" \
+	printf '  %-9s %-16s %s ns per event in its programs (stats)\n' "$wl" "${LABEL[$cfg]}" \
 		"${INPROG[$wl.$cfg]:-?}" >&2
 }
 
@@ -799,6 +816,27 @@ part() {
 	fi
 }
 
+# gtsc-bpf's rescue programs (kmem.bpf.c) for workload $1, when it ran any:
+# ns in them per call, and the attach floors they add end to end (each is
+# one more program the hook calls, priced as bare_nil's).
+rescue_note() {
+	local wl=$1 row progs rin floor nil
+
+	row=${INPROG_ROW[$wl.gtsc]:-}
+	[ -n "$row" ] || return 0
+	progs=$(echo "$row" | cut -d' ' -f5)
+	rin=$(echo "$row" | cut -d' ' -f6)
+	awk -v p="$progs" 'BEGIN { exit !(p > 1.05) }' || return 0
+	# The empty programs' in-program time is mostly the statistics' own clock reads.
+	nil=$(awk -v f="$(inprog_call "$wl" bare_nil)" -v p="$progs" \
+		'BEGIN { if (f != "") printf "%.1f", f * (p - 1); else print "?" }')
+	floor=$(awk -v f="${ADD[$wl.bare_nil]:-}" -v p="$progs" \
+		'BEGIN { if (f != "") printf "%.1f", f * (p - 1); else print "?" }')
+	echo "rescue $wl: gtsc-bpf runs $progs programs an event; per" \
+		"$([ "$wl" = kmem ] && echo iteration || echo call) its rescue programs take $rin ns in" \
+		"programs (empty ones: $nil) and their attach floors add ~$floor end to end"
+}
+
 # The budget: per workload the table of in-program costs, then floor,
 # record, filter and capture, inside the programs and added end to end.
 budget() {
@@ -806,16 +844,20 @@ budget() {
 
 	[ -n "${INPROG_ROW[*]+x}" ] || return 0 # none with BENCH_BUDGET=0 (set -u: no ${#...})
 	echo
-	echo "inside the programs (kernel.bpf_stats_enabled; run_time_ns / run_cnt over the hook's"
-	echo "programs while the workload ran; share: the workload's events among those runs, estimated"
-	echo "from its rate; ns/call: enter + exit per syscall, for kmem the 9 events of an iteration)"
-	printf '%-9s %-16s %9s %9s %10s %6s\n' workload tracer ns/run ns/call runs share
+	echo "inside the programs (kernel.bpf_stats_enabled; run_time_ns over the hook's programs per"
+	echo "event, the first programs' run_cnt, while the workload ran; share: the workload's events"
+	echo "among those, estimated from its rate; ns/call: enter + exit per syscall, for kmem the 9"
+	echo "events of an iteration; progs/ev: programs run per event, each one more attach floor:"
+	echo "gtsc-bpf's kmem rescue programs, kmem.bpf.c, are two)"
+	printf '%-9s %-16s %9s %9s %10s %6s %8s\n' workload tracer ns/event ns/call events share \
+		progs/ev
 	for wl in $WORKLOADS; do
 		for cfg in $BUDGET_CFGS; do
 			row=${INPROG_ROW[$wl.$cfg]:-}
 			[ -n "$row" ] || continue
-			# shellcheck disable=SC2086 # four numbers
-			printf '%-9s %-16s %9s %9s %10s %5s%%\n' "$wl" "${LABEL[$cfg]}" $row
+			# shellcheck disable=SC2086 # five numbers (the sixth is rescue_note's)
+			printf '%-9s %-16s %9s %9s %10s %5s%% %8s\n' "$wl" "${LABEL[$cfg]}" \
+				$(echo "$row" | cut -d' ' -f1-5)
 		done
 	done
 	for wl in $WORKLOADS; do
@@ -828,6 +870,7 @@ budget() {
 			"record (bare) $(part "$wl" bare bare_nil), filter+counters (gtsc)" \
 			"$(part "$wl" $f bare)$([ "$wl" = kmem ] ||
 				echo ", capture $(part "$wl" gtsc gtsc_raw)")"
+		rescue_note "$wl"
 		[ -z "${INPROG[$wl.bare_arr]:-}" ] ||
 			echo "lever $wl: array ring $(inprog_call "$wl" bare_arr) / ring buffer" \
 				"$(inprog_call "$wl" bare) ns in programs:" \

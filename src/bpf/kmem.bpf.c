@@ -46,12 +46,25 @@ struct kmem_alloc_args {
 	__s8 migratetype;
 };
 
-static __always_inline int kmem_alloc(void *ctx, const struct kmem_alloc_args *a)
+/*
+ * The filter, with bpf_get_current_pid_tgid() read once for it and the
+ * record's header (ID): the second call was ~5 ns of each event (perf on the
+ * bench's kmem loop, 6.18 host: bpf_get_current_pid_tgid 0.7% of its CPU).
+ */
+static __always_inline bool kmem_wanted(__u64 *id)
+{
+	if (!gtsc_on)
+		return false;
+	*id = bpf_get_current_pid_tgid();
+	return gtsc_tgid_wanted(*id >> 32);
+}
+
+static __always_inline int kmem_alloc(void *ctx, const struct kmem_alloc_args *a, __u64 id)
 {
 	struct gtsc_rec_kmem_alloc *e;
 	struct gtsc_slot s;
 
-	if (!gtsc_reserve(&s, GTSC_CLASS_KMEM, GTSC_REC_KMEM_ALLOC, sizeof(*e)))
+	if (!gtsc_reserve_id(&s, GTSC_CLASS_KMEM, GTSC_REC_KMEM_ALLOC, sizeof(*e), id))
 		return 0;
 	e = s.rec;
 	e->call_site = a->call_site;
@@ -72,12 +85,12 @@ static __always_inline int kmem_alloc(void *ctx, const struct kmem_alloc_args *a
 }
 
 static __always_inline int kmem_free(__u64 call_site, __u64 ptr, __u64 cache_id, __u8 kind,
-				     __u8 order)
+				     __u8 order, __u64 id)
 {
 	struct gtsc_rec_kmem_free *e;
 	struct gtsc_slot s;
 
-	if (!gtsc_reserve(&s, GTSC_CLASS_KMEM, GTSC_REC_KMEM_FREE, sizeof(*e)))
+	if (!gtsc_reserve_id(&s, GTSC_CLASS_KMEM, GTSC_REC_KMEM_FREE, sizeof(*e), id))
 		return 0;
 	e = s.rec;
 	e->call_site = call_site;
@@ -92,7 +105,7 @@ static __always_inline int kmem_free(__u64 call_site, __u64 ptr, __u64 cache_id,
 
 /* Names a cache the first time it is seen; forgets it again if the record is
  * dropped, so a later event retries. */
-static __always_inline void kmem_name_cache(const struct kmem_cache *c)
+static __always_inline void kmem_name_cache(const struct kmem_cache *c, __u64 pid_tgid)
 {
 	struct gtsc_rec_kmem_cache *e;
 	__u64 id = (__u64)c;
@@ -102,7 +115,7 @@ static __always_inline void kmem_name_cache(const struct kmem_cache *c)
 	if (!c || bpf_map_lookup_elem(&gtsc_caches_seen, &id))
 		return;
 	bpf_map_update_elem(&gtsc_caches_seen, &id, &one, BPF_ANY);
-	if (!gtsc_reserve(&s, GTSC_CLASS_KMEM, GTSC_REC_KMEM_CACHE, sizeof(*e))) {
+	if (!gtsc_reserve_id(&s, GTSC_CLASS_KMEM, GTSC_REC_KMEM_CACHE, sizeof(*e), pid_tgid)) {
 		bpf_map_delete_elem(&gtsc_caches_seen, &id);
 		return;
 	}
@@ -151,6 +164,7 @@ const volatile bool gtsc_void_arg_direct = false;
  */
 static __always_inline int kmalloc_btf(__u64 *ctx)
 {
+	__u64 id;
 	struct kmem_alloc_args a = {
 		.call_site = ctx[0],
 		.ptr = void_arg(ctx, 1),
@@ -162,50 +176,63 @@ static __always_inline int kmalloc_btf(__u64 *ctx)
 		.migratetype = -1,
 	};
 
-	if (!gtsc_wanted())
+	if (!kmem_wanted(&id))
 		return 0;
-	return kmem_alloc(ctx, &a);
+	return kmem_alloc(ctx, &a, id);
 }
 
 static __always_inline int kfree_btf(__u64 *ctx)
 {
-	if (!gtsc_wanted())
+	__u64 id;
+
+	if (!kmem_wanted(&id))
 		return 0;
-	return kmem_free(ctx[0], void_arg(ctx, 1), 0, GTSC_KMEM_KMALLOC, 0);
+	return kmem_free(ctx[0], void_arg(ctx, 1), 0, GTSC_KMEM_KMALLOC, 0, id);
 }
 
 static __always_inline int cache_alloc_btf(__u64 *ctx)
 {
+	__u64 id;
 	struct kmem_cache *s = (void *)ctx[2];
-	/* What the tracepoint itself reports as bytes_req/bytes_alloc. */
 	struct kmem_alloc_args a = {
 		.call_site = ctx[0],
 		.ptr = void_arg(ctx, 1),
 		.cache_id = (__u64)s,
-		.bytes_req = BPF_CORE_READ(s, object_size),
-		.bytes_alloc = BPF_CORE_READ(s, size),
 		.gfp_flags = ctx[3],
 		.node = ctx[4],
 		.kind = GTSC_KMEM_CACHE,
 		.migratetype = -1,
 	};
 
-	if (!gtsc_wanted())
+	if (!kmem_wanted(&id))
 		return 0;
-	kmem_name_cache(s);
-	return kmem_alloc(ctx, &a);
+	/*
+	 * What the tracepoint itself reports as bytes_req/bytes_alloc, loaded
+	 * straight from the BTF pointer as the verifier allows tp_btf: two
+	 * bpf_probe_read_kernel calls were ~20 ns of each kmem_cache_alloc
+	 * (perf, bench kmem loop, 6.18 host).  NULL reads as 0, as they did.
+	 */
+	if (s) {
+		a.bytes_req = s->object_size;
+		a.bytes_alloc = s->size;
+	}
+	kmem_name_cache(s, id);
+	return kmem_alloc(ctx, &a, id);
 }
 
 static __always_inline int cache_free_btf(__u64 *ctx)
 {
-	if (!gtsc_wanted())
+	__u64 id;
+
+	if (!kmem_wanted(&id))
 		return 0;
-	return kmem_free(ctx[0], void_arg(ctx, 1), ctx[2], GTSC_KMEM_CACHE, 0);
+	return kmem_free(ctx[0], void_arg(ctx, 1), ctx[2], GTSC_KMEM_CACHE, 0, id);
 }
 
 SEC("tp/kmem/kmalloc")
 int gtsc_kmalloc_tp(struct trace_event_raw_kmalloc___gtsc *ctx)
 {
+	__u64 id;
 	struct kmem_alloc_args a = {
 		.call_site = BPF_CORE_READ(ctx, call_site),
 		.ptr = (__u64)BPF_CORE_READ(ctx, ptr),
@@ -217,23 +244,26 @@ int gtsc_kmalloc_tp(struct trace_event_raw_kmalloc___gtsc *ctx)
 		.migratetype = -1,
 	};
 
-	if (!gtsc_wanted())
+	if (!kmem_wanted(&id))
 		return 0;
-	return kmem_alloc(ctx, &a);
+	return kmem_alloc(ctx, &a, id);
 }
 
 SEC("tp/kmem/kfree")
 int gtsc_kfree_tp(struct trace_event_raw_kfree___gtsc *ctx)
 {
-	if (!gtsc_wanted())
+	__u64 id;
+
+	if (!kmem_wanted(&id))
 		return 0;
 	return kmem_free(BPF_CORE_READ(ctx, call_site), (__u64)BPF_CORE_READ(ctx, ptr), 0,
-			 GTSC_KMEM_KMALLOC, 0);
+			 GTSC_KMEM_KMALLOC, 0, id);
 }
 
 SEC("tp/kmem/kmem_cache_alloc")
 int gtsc_cache_alloc_tp(struct trace_event_raw_kmem_cache_alloc___gtsc *ctx)
 {
+	__u64 id;
 	struct kmem_alloc_args a = {
 		.call_site = BPF_CORE_READ(ctx, call_site),
 		.ptr = (__u64)BPF_CORE_READ(ctx, ptr),
@@ -245,18 +275,20 @@ int gtsc_cache_alloc_tp(struct trace_event_raw_kmem_cache_alloc___gtsc *ctx)
 		.migratetype = -1,
 	};
 
-	if (!gtsc_wanted())
+	if (!kmem_wanted(&id))
 		return 0;
-	return kmem_alloc(ctx, &a);
+	return kmem_alloc(ctx, &a, id);
 }
 
 SEC("tp/kmem/kmem_cache_free")
 int gtsc_cache_free_tp(struct trace_event_raw_kmem_cache_free___gtsc *ctx)
 {
-	if (!gtsc_wanted())
+	__u64 id;
+
+	if (!kmem_wanted(&id))
 		return 0;
 	return kmem_free(BPF_CORE_READ(ctx, call_site), (__u64)BPF_CORE_READ(ctx, ptr), 0,
-			 GTSC_KMEM_CACHE, 0);
+			 GTSC_KMEM_CACHE, 0, id);
 }
 
 /*
@@ -277,6 +309,7 @@ static __always_inline __u64 arg_page_to_pfn(__u64 *ctx)
 
 static __always_inline int page_alloc_btf(__u64 *ctx)
 {
+	__u64 id;
 	__u32 order = ctx[1];
 	struct kmem_alloc_args a = {
 		.bytes_req = (__u64)1 << (GTSC_PAGE_SHIFT + (order & 31)),
@@ -288,22 +321,25 @@ static __always_inline int page_alloc_btf(__u64 *ctx)
 		.migratetype = ctx[3],
 	};
 
-	if (!gtsc_wanted())
+	if (!kmem_wanted(&id))
 		return 0;
 	a.ptr = arg_page_to_pfn(ctx);
-	return kmem_alloc(ctx, &a);
+	return kmem_alloc(ctx, &a, id);
 }
 
 static __always_inline int page_free_btf(__u64 *ctx)
 {
-	if (!gtsc_wanted())
+	__u64 id;
+
+	if (!kmem_wanted(&id))
 		return 0;
-	return kmem_free(0, arg_page_to_pfn(ctx), 0, GTSC_KMEM_PAGE, ctx[1]);
+	return kmem_free(0, arg_page_to_pfn(ctx), 0, GTSC_KMEM_PAGE, ctx[1], id);
 }
 
 SEC("tp/kmem/mm_page_alloc")
 int gtsc_page_alloc_tp(struct trace_event_raw_mm_page_alloc___gtsc *ctx)
 {
+	__u64 id;
 	__u32 order = BPF_CORE_READ(ctx, order);
 	struct kmem_alloc_args a = {
 		.ptr = BPF_CORE_READ(ctx, pfn),
@@ -316,17 +352,20 @@ int gtsc_page_alloc_tp(struct trace_event_raw_mm_page_alloc___gtsc *ctx)
 		.migratetype = BPF_CORE_READ(ctx, migratetype),
 	};
 
-	if (!gtsc_wanted())
+	if (!kmem_wanted(&id))
 		return 0;
-	return kmem_alloc(ctx, &a);
+	return kmem_alloc(ctx, &a, id);
 }
 
 SEC("tp/kmem/mm_page_free")
 int gtsc_page_free_tp(struct trace_event_raw_mm_page_free___gtsc *ctx)
 {
-	if (!gtsc_wanted())
+	__u64 id;
+
+	if (!kmem_wanted(&id))
 		return 0;
-	return kmem_free(0, BPF_CORE_READ(ctx, pfn), 0, GTSC_KMEM_PAGE, BPF_CORE_READ(ctx, order));
+	return kmem_free(0, BPF_CORE_READ(ctx, pfn), 0, GTSC_KMEM_PAGE, BPF_CORE_READ(ctx, order),
+			 id);
 }
 
 /*
@@ -378,6 +417,11 @@ int gtsc_page_free_tp(struct trace_event_raw_mm_page_free___gtsc *ctx)
  * that way (kmem-irq, 730 skipped, 729 rescued).  The second costs ~60 ns
  * per kmem event end to end (bench kmem loop: 5,399-5,411 ns an iteration
  * of 9 events against 4,848-4,867 without it, two runs each, 6.18).
+ * Together they are most of what gtsc-bpf costs over bench/bare (2026-11-26,
+ * medians of 5 interleaved, added ns an iteration): both +3,366, one +2,824,
+ * none +2,094, bare +1,547; with this file's cheaper first program, none
+ * +1,441 against bare's +1,434 (best runs).  Two of the ~45 ns attach floors
+ * an event (bench/bare -m nil) are ~790 of it; bpf_stats cannot see them.
  */
 const volatile __u8 gtsc_kmem_rescue = 0;
 /* Task-stack events keyed by thread: kernels that preempt these programs. */
