@@ -151,6 +151,7 @@ struct gtsc_reader {
 	bool stop;
 
 	struct unpacker unpack; /* the reader's thread's */
+	struct col_want want;	/* what its reader reads (gt_reader__want()) */
 	struct prefetch *prefetch; /* decodes the next chunks ahead (chunk_unpack.c) */
 	bool one_thread;	   /* GTSC_READER_THREADS=1, or the worker failed */
 
@@ -1438,7 +1439,8 @@ static bool want_prefetch(struct gtsc_reader *r)
 	}
 	for (size_t i = 0; i < r->n_in; i++)
 		fds[i] = r->in[i].fd;
-	r->prefetch = gt_prefetch__start(r->chunks, r->n_chunks, r->next_chunk, fds, r->n_in);
+	r->prefetch = gt_prefetch__start(r->chunks, r->n_chunks, r->next_chunk, fds, r->n_in,
+					 r->unpack.want);
 	r->one_thread = !r->prefetch;
 	return r->prefetch != NULL;
 }
@@ -1741,6 +1743,15 @@ int gtsc_reader__next(struct gtsc_reader *r, const struct gtsc_rec_hdr **rec)
 	*rec = r->pend[r->head++].rec;
 	r->count++;
 	return 1;
+}
+
+int gt_reader__want(struct gtsc_reader *r, const struct col_want *w)
+{
+	if (r->batch || r->prefetch)
+		return -EBUSY;
+	r->want = *w;
+	r->unpack.want = &r->want;
+	return 0;
 }
 
 ssize_t gt_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs)
