@@ -6,8 +6,10 @@
  * and damaged columns are refused without reading or writing out of bounds.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chunk_unpack.h"
 #include "col_codec.h"
@@ -542,6 +544,118 @@ static void test_project_damage(struct test_ctx *t)
 	free(c.buf);
 }
 
+/* A 1.2 file of C's records (whole records, as a recorder writes them), in rounds. */
+static int write_file(const char *path, const struct chunk *c)
+{
+	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .zlib_level = 1, .chunk_size = 1 << 16,
+				       .data_codec = GTSC_WRITER_ZSTD };
+	struct gtsc_writer *w = gt_writer__create(path, &wo);
+	size_t off = 0, n = 0;
+	int err = 0;
+
+	if (!w)
+		return -errno;
+	while (!err && off < c->len) {
+		const struct gtsc_rec_hdr *h = (const void *)(c->buf + off);
+
+		err = gt_writer__add_record(w, h);
+		off += h->size;
+		if (!err && ++n % 1000 == 0)
+			err = gt_writer__end_round(w);
+	}
+	err = err ?: gt_writer__end_round(w);
+	return gt_writer__close(w) ?: err;
+}
+
+/* Records of C that a 1.2 file holds: whole records, sizes and times a reader keeps. */
+static void fill_file_records(struct chunk *c)
+{
+	for (int i = 0; i < 3000; i++) {
+		struct gtsc_rec_kmem_alloc a = {
+			.hdr = hdr(GTSC_REC_KMEM_ALLOC, sizeof(a), 0, 7, 8, 5000 + 100 * i),
+			.call_site = 0xffffffff81000000ull + 64 * (i % 5),
+			.ptr = 0xffff888100000000ull + 4096 * (__u64)(i * 7 % 13), .node = i % 2,
+		};
+		struct gtsc_rec_task k = { .hdr = hdr(GTSC_REC_TASK, sizeof(k), 1, 9, 9,
+						      5001 + 100 * i),
+					   .event = GTSC_TASK_COMM };
+
+		snprintf(k.comm, sizeof(k.comm), "task%d", i);
+		put(c, &a);
+		sys_pair(c, 0, 10, 11 + i % 7, 5002 + 100 * i, i % 40, -(i % 3));
+		if (i % 100 == 0)
+			put(c, &k);
+	}
+}
+
+/*
+ * gtsc_reader_opts.reads: a reader told what its caller reads gives those
+ * bytes as a whole read does; a file cut short reads up to the cut and says
+ * so, through the projected decode too.
+ */
+static void test_reader_reads(struct test_ctx *t)
+{
+	static const struct gtsc_rec_part parts[] = {
+		{ .type = GTSC_REC_SYS_EXIT, .off = offsetof(struct gtsc_rec_sys_exit, ret), .size = 8 },
+		{ .type = GTSC_REC_KMEM_ALLOC, .off = offsetof(struct gtsc_rec_kmem_alloc, ptr),
+		  .size = 8 },
+		{ .type = GTSC_REC_TASK, .size = 0xffff },
+	};
+	struct gtsc_reader_opts ro = { .sz = sizeof(ro), .reads = parts, .nr_reads = 3 };
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	char path[] = "/tmp/gtsc-cols-XXXXXX";
+	struct gtsc_reader *whole = NULL, *part = NULL;
+	const struct gtsc_rec_hdr *a, *b;
+	size_t n = 0, size = 0;
+	int fd = mkstemp(path), ra, rb;
+	FILE *f;
+
+	fill_file_records(&c);
+	CHECK(t, fd >= 0 && !write_file(path, &c), "write %s", path);
+	if (!t->failed) {
+		whole = gtsc_reader__open(path, NULL);
+		part = gtsc_reader__open(path, &ro);
+	}
+	CHECK(t, whole && part, "open %s", path);
+	while (!t->failed && (ra = gtsc_reader__next(whole, &a)) > 0 &&
+	       (rb = gtsc_reader__next(part, &b)) > 0) {
+		CHECK(t, a->type == b->type && a->size == b->size && a->ts_ns == b->ts_ns,
+		      "record %zu: header differs", n);
+		if (a->type == GTSC_REC_SYS_EXIT)
+			CHECK(t, ((const struct gtsc_rec_sys_exit *)a)->ret ==
+					 ((const struct gtsc_rec_sys_exit *)b)->ret,
+			      "record %zu: ret differs", n);
+		if (a->type == GTSC_REC_KMEM_ALLOC)
+			CHECK(t, ((const struct gtsc_rec_kmem_alloc *)a)->ptr ==
+					 ((const struct gtsc_rec_kmem_alloc *)b)->ptr,
+			      "record %zu: ptr differs", n);
+		if (a->type == GTSC_REC_TASK)
+			CHECK(t, !memcmp(a, b, a->size), "record %zu: task differs", n);
+		n++;
+	}
+	CHECK(t, n == 3000 * 3 + 30, "%zu records read", n);
+	gtsc_reader__close(whole);
+	gtsc_reader__close(part);
+	/* cut inside the records: read up to the cut, then said */
+	f = fopen(path, "rb");
+	if (f) {
+		fseek(f, 0, SEEK_END);
+		size = (size_t)ftell(f);
+		fclose(f);
+	}
+	CHECK(t, size && !truncate(path, (off_t)(size * 2 / 3)), "cut %s", path);
+	part = t->failed ? NULL : gtsc_reader__open(path, &ro);
+	CHECK(t, t->failed || part, "open the cut file");
+	for (n = 0; part && gtsc_reader__next(part, &b) > 0; n++)
+		;
+	CHECK(t, t->failed || (gtsc_reader__truncated(part) && n > 0 && n < 3000 * 3 + 30),
+	      "cut file: %zu records, truncated %d", n, part && gtsc_reader__truncated(part));
+	gtsc_reader__close(part);
+	if (fd >= 0)
+		close(fd), unlink(path);
+	free(c.buf);
+}
+
 static const struct test_case cases[] = {
 	{ "empty", test_empty },
 	{ "one_record", test_one_record },
@@ -555,6 +669,7 @@ static const struct test_case cases[] = {
 	{ "damage", test_damage },
 	{ "project", test_project },
 	{ "project_damage", test_project_damage },
+	{ "reader_reads", test_reader_reads },
 };
 
 /*

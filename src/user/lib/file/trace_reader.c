@@ -1047,6 +1047,16 @@ static int open_files(struct gtsc_reader *r)
 	return 0;
 }
 
+/* The caller's gtsc_reader_opts.reads, for the column chunks (gt_reader__want()). */
+static void want_parts(struct gtsc_reader *r, const struct gtsc_rec_part *p, size_t n)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < n; i++)
+		gt_col_want__add(&r->want, p[i].type, p[i].off, p[i].size);
+	r->unpack.want = &r->want;
+}
+
 static struct gtsc_reader *reader_new(size_t n_in, const struct gtsc_reader_opts *opts)
 {
 	struct gtsc_reader *r;
@@ -1070,6 +1080,7 @@ static struct gtsc_reader *reader_new(size_t n_in, const struct gtsc_reader_opts
 	r->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
 	if (r->errbuf && r->errbuf_sz)
 		r->errbuf[0] = '\0';
+	want_parts(r, OPTS_GET(opts, reads, NULL), OPTS_GET(opts, nr_reads, 0));
 	return r;
 }
 
