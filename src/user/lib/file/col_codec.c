@@ -149,7 +149,7 @@ struct col_coder {
 	bool cut[GTSC_REC_TYPE_MAX]; /* some are shorter than their fields */
 	__u8 kslot[BLOCK];	     /* kprev[] slots of one type's records (key_slots()) */
 	bool *skipped;		     /* per stream: not read (gt_col_coder__project()) */
-	bool skip_flags, skip_tid;   /* header fields nobody reads */
+	bool skip_cpu, skip_flags, skip_tid; /* header fields nobody reads */
 };
 
 /* ---- varints ---- */
@@ -1215,7 +1215,7 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, 
 	size_t o = *off;
 	unsigned int n = 0;
 	bool bad = false, dod = c->ts_dod, ok = true;
-	const bool skip_flags = c->skip_flags, skip_tid = c->skip_tid;
+	const bool skip_cpu = c->skip_cpu, skip_flags = c->skip_flags, skip_tid = c->skip_tid;
 
 	while (n < BLOCK && o < out_len) {
 		const struct col_type *ct;
@@ -1231,10 +1231,13 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, 
 		if (bad || type > 0xffff || size < sizeof(struct gtsc_rec_hdr) || size > 0xffff ||
 		    size > out_len - o || pl >= el)
 			return 0;
-		cpu = (__u16)(hs.cpu + (__u64)unzig(rdv(&pc, ec, &bad)));
 		PUT_HDR(r, type, (__u16)type);
 		PUT_HDR(r, size, (__u16)size);
-		PUT_HDR(r, cpu, cpu);
+		if (!skip_cpu) {
+			cpu = (__u16)(hs.cpu + (__u64)unzig(rdv(&pc, ec, &bad)));
+			PUT_HDR(r, cpu, cpu);
+			hs.cpu = cpu;
+		}
 		if (!skip_flags)
 			PUT_HDR(r, flags, (__u16)rdv(&pf, ef, &bad));
 		pid = (__u32)(hs.pid + (__u64)unzig(rdv(&pp, ep, &bad)));
@@ -1249,7 +1252,6 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, 
 		hs.prev_type = (unsigned int)type;
 		hs.ts += raw;
 		PUT_HDR(r, ts_ns, hs.ts);
-		hs.cpu = cpu;
 		hs.pid = pid;
 		cur = fields_end(ct, (unsigned int)size);
 		if (size > cur && ct->skip_tail && cur == ct->end)
@@ -1359,10 +1361,12 @@ static void project_pairs(struct col_coder *c)
 
 void gt_col_coder__project(struct col_coder *c, const struct col_want *w)
 {
-	bool flags = false, tid = false, pairs = false;
+	bool cpu = false, flags = false, tid = false, pairs = false;
 
 	for (unsigned int t = 0; t < GTSC_REC_TYPE_MAX; t++) {
 		project_type(c, t, w);
+		cpu |= wants(w, t, offsetof(struct gtsc_rec_hdr, cpu),
+			     offsetofend(struct gtsc_rec_hdr, cpu));
 		flags |= wants(w, t, offsetof(struct gtsc_rec_hdr, flags),
 			       offsetofend(struct gtsc_rec_hdr, flags));
 		tid |= wants(w, t, offsetof(struct gtsc_rec_hdr, tid),
@@ -1384,6 +1388,8 @@ void gt_col_coder__project(struct col_coder *c, const struct col_want *w)
 		pairs |= ct->nlive;
 	}
 	/* pair_loop() finds a thread's enter by the tid in the row */
+	/* a cpu is coded from the record's before: the stream is read whole or not at all */
+	c->skip_cpu = c->skipped[S_CPU] = !cpu;
 	c->skip_flags = c->skipped[S_FLAGS] = !flags;
 	c->skip_tid = c->skipped[S_TID] = !tid && !pairs;
 }
