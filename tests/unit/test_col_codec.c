@@ -307,39 +307,57 @@ static void test_unpaired_exits(struct test_ctx *t)
 	free(c.buf);
 }
 
-/* Damaged columns: refused with -EBADMSG or -ENOTSUP, never read or written out of bounds. */
-static void test_damage(struct test_ctx *t)
+/* C encoded by K into *ENC, room to decode it at *DEC: the encoded length, 0 if out of memory. */
+static size_t encode(struct col_coder *k, const struct chunk *c, char **enc, char **dec)
 {
-	struct chunk c = { .buf = malloc(BUF_SZ) };
-	struct col_coder *k = gt_col_coder__new();
-	char *enc = NULL, *dec = NULL, *bad = NULL;
-	size_t n = 0, refused = 0;
+	*enc = malloc(gt_col_encode_bound(c->len));
+	*dec = malloc(c->len + 1);
+	return k && *enc && *dec ? gt_col_coder__encode(k, c->buf, c->len, *enc) : 0;
+}
 
-	for (int i = 0; i < 20; i++)
-		sys_pair(&c, i & 1, 10, 11, 1000 * i, i, i);
-	enc = malloc(gt_col_encode_bound(c.len));
-	dec = malloc(c.len);
-	if (k && enc && dec)
-		n = gt_col_coder__encode(k, c.buf, c.len, enc);
-	CHECK(t, n, "encode");
+/*
+ * ENC (N bytes of LEN bytes of records) cut at every byte: refused; each
+ * byte flipped: refused or decoded, never read or written out of bounds.
+ */
+static void cut_and_flip(struct test_ctx *t, struct col_coder *k, char *enc, size_t n, char *dec,
+			 size_t len)
+{
+	size_t refused = 0;
+
 	for (size_t cut = 0; cut < n && !t->failed; cut++) {
 		/* exactly the bytes asked for, so a sanitizer sees an overrun */
-		bad = malloc(cut ? cut : 1);
+		char *bad = malloc(cut ? cut : 1);
+
 		memcpy(bad, enc, cut);
-		CHECK(t, gt_col_coder__decode(k, bad, cut, dec, c.len, NULL) < 0, "cut at %zu decoded", cut);
+		CHECK(t, gt_col_coder__decode(k, bad, cut, dec, len, NULL) < 0, "cut at %zu decoded", cut);
 		free(bad);
 	}
 	for (size_t pos = 0; pos < n && !t->failed; pos++) {
 		int err;
 
 		enc[pos] ^= 0x41;
-		err = gt_col_coder__decode(k, enc, n, dec, c.len, NULL);
+		err = gt_col_coder__decode(k, enc, n, dec, len, NULL);
 		enc[pos] ^= 0x41;
 		CHECK(t, err == 0 || err == -EBADMSG || err == -ENOTSUP, "flip at %zu: %d", pos, err);
 		refused += err != 0;
 	}
 	/* a flipped value byte can still decode (to other values): the chunk CRC is the check */
 	CHECK(t, refused > 0, "none of %zu flips refused", n);
+}
+
+/* Damaged columns: refused with -EBADMSG or -ENOTSUP, never read or written out of bounds. */
+static void test_damage(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	struct col_coder *k = gt_col_coder__new();
+	char *enc = NULL, *dec = NULL;
+	size_t n = 0;
+
+	for (int i = 0; i < 20; i++)
+		sys_pair(&c, i & 1, 10, 11, 1000 * i, i, i);
+	n = encode(k, &c, &enc, &dec);
+	CHECK(t, n, "encode");
+	cut_and_flip(t, k, enc, n, dec, c.len);
 	enc[0] = 2;
 	CHECK(t, gt_col_coder__decode(k, enc, n, dec, c.len, NULL) == -ENOTSUP, "version 2 not refused");
 	gt_col_coder__free(k);
@@ -451,10 +469,7 @@ static void test_project(struct test_ctx *t)
 	size_t n = 0;
 
 	fill_mixed(&c);
-	enc = malloc(gt_col_encode_bound(c.len));
-	dec = malloc(c.len);
-	if (k && enc && dec)
-		n = gt_col_coder__encode(k, c.buf, c.len, enc);
+	n = encode(k, &c, &enc, &dec);
 	CHECK(t, n, "encode");
 	/* what the kmem analysis reads */
 	gt_kmem_analysis__want(&w[0]);
@@ -498,8 +513,8 @@ static void test_project_damage(struct test_ctx *t)
 	struct chunk c = { .buf = malloc(BUF_SZ) };
 	struct col_coder *k = gt_col_coder__new();
 	struct col_want w = {};
-	char *enc = NULL, *dec = NULL, *bad;
-	size_t n = 0, refused = 0;
+	char *enc = NULL, *dec = NULL;
+	size_t n = 0;
 
 	for (int i = 0; i < 20; i++) {
 		struct gtsc_rec_kmem_free f = { .hdr = hdr(GTSC_REC_KMEM_FREE, sizeof(f), 0, 1, 2,
@@ -510,30 +525,11 @@ static void test_project_damage(struct test_ctx *t)
 		put(&c, &f);
 		sys_pair(&c, i & 1, 10, 11, 1000 * i, i, i);
 	}
-	enc = malloc(gt_col_encode_bound(c.len));
-	dec = malloc(c.len);
-	if (k && enc && dec)
-		n = gt_col_coder__encode(k, c.buf, c.len, enc);
+	n = encode(k, &c, &enc, &dec);
 	CHECK(t, n, "encode");
 	gt_kmem_analysis__want(&w);
 	gt_col_coder__project(k, &w);
-	for (size_t cut = 0; cut < n && !t->failed; cut++) {
-		/* exactly the bytes asked for, so a sanitizer sees an overrun */
-		bad = malloc(cut ? cut : 1);
-		memcpy(bad, enc, cut);
-		CHECK(t, gt_col_coder__decode(k, bad, cut, dec, c.len, NULL) < 0, "cut at %zu decoded", cut);
-		free(bad);
-	}
-	for (size_t pos = 0; pos < n && !t->failed; pos++) {
-		int err;
-
-		enc[pos] ^= 0x41;
-		err = gt_col_coder__decode(k, enc, n, dec, c.len, NULL);
-		enc[pos] ^= 0x41;
-		CHECK(t, err == 0 || err == -EBADMSG || err == -ENOTSUP, "flip at %zu: %d", pos, err);
-		refused += err != 0;
-	}
-	CHECK(t, refused > 0, "none of %zu flips refused", n);
+	cut_and_flip(t, k, enc, n, dec, c.len);
 	/* records longer than the chunk's streams say: refused, whatever is skipped */
 	CHECK(t, gt_col_coder__decode(k, enc, n, dec, c.len - 8, NULL) == -EBADMSG &&
 			 gt_col_coder__decode(k, enc, n, dec, c.len + 0, NULL) == 0,
