@@ -594,9 +594,8 @@ int gt_kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *re
  * Every field this file reads of a record: one read and not listed would
  * find a column chunk's bytes undecoded (the round-trip tests compare
  * reports of 1.1 and 1.2 files).  Not read: the header's flags and tid,
- * kmem_alloc's node, kmem_free's cache_id, padding.  Measured on
- * bench/read_speed.sh's kmem trace (6.3 M records, one thread): see
- * gt_kmem_stream__run_cb().
+ * kmem_alloc's node, kmem_free's cache_id, padding (measured in
+ * gt_kmem_stream__run_cb()).
  */
 void gt_kmem_analysis__want(struct col_want *w)
 {
