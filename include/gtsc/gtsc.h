@@ -271,13 +271,29 @@ GTSC_API void gtsc_tool__destroy(struct gtsc_tool *t);
 
 struct gtsc_reader;
 
+/** Bytes [off, off + size) of the records of one type: what a reader's caller reads. */
+struct gtsc_rec_part {
+	__u16 type; /**< enum gtsc_rec_type */
+	__u16 off;
+	__u16 size; /**< up to the end of the record (payloads included): 0xffff */
+};
+
 struct gtsc_reader_opts {
 	size_t sz;
 	bool unordered; /**< yield records in file order instead of merging by timestamp */
 	char *errbuf;	/**< one sentence on failure of open or next */
 	size_t errbuf_sz;
+	/**
+	 * When not NULL, the caller reads only reads[0, nr_reads) of records
+	 * (and every header's type, size and ts_ns): the reader may skip
+	 * decoding the rest, whose bytes are then unspecified.  Format 1.2
+	 * files store fields apart and are read faster so; other files give
+	 * whole records.  A statistics pass reads a few fields of each record.
+	 */
+	const struct gtsc_rec_part *reads;
+	size_t nr_reads;
 };
-#define gtsc_reader_opts__last_field errbuf_sz
+#define gtsc_reader_opts__last_field nr_reads
 
 /**
  * @brief Opens PATH and checks header and chunk framing.  A file cut short

@@ -56,6 +56,8 @@ else
 	check $T/record-captures "record failed: $(head -c 300 "$TEST_TMP/err")" [ $? = 0 ]
 	same_reports $T/captures-json "$TEST_TMP/cap.gtsc" --json
 	same_reports $T/captures-syscalls "$TEST_TMP/cap.gtsc" --syscalls -T
+	# --summary reads only some fields of records (gtsc_reader_opts.reads)
+	same_reports $T/captures-summary "$TEST_TMP/cap.gtsc" --summary --per-process
 
 	"$GTSC" record -q -e kmem,syscalls --stacks --compress=none -o "$TEST_TMP/kmem.gtsc" -- "$WORKLOADS/sysload" "$TEST_TMP/g" \
 		> /dev/null 2> "$TEST_TMP/err"
@@ -63,6 +65,8 @@ else
 	same_reports $T/stacks-json "$TEST_TMP/kmem.gtsc" --json
 	same_reports $T/stacks-kmem "$TEST_TMP/kmem.gtsc" --kmem --json
 	same_reports $T/stacks-folded "$TEST_TMP/kmem.gtsc" --kmem --folded
+	same_reports $T/stacks-kmem-caller "$TEST_TMP/kmem.gtsc" --kmem --caller -n 0
+	same_reports $T/stacks-summary "$TEST_TMP/kmem.gtsc" --summary
 
 	"$GTSC" record -e syscalls --compress=none --channel syscalls:mode=overwrite,size=64K \
 		--snapshot-on syscall=exit_group -o "$TEST_TMP/s.gtsc" \

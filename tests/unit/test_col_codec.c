@@ -6,14 +6,17 @@
  * and damaged columns are refused without reading or writing out of bounds.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chunk_unpack.h"
 #include "col_codec.h"
 #include "gtsc/gtsc.h"
 #include "gtsc/records.h"
 #include "harness.h"
+#include "kmem_analysis.h"
 #include "trace_writer.h"
 
 #define BUF_SZ (1 << 20)
@@ -197,7 +200,7 @@ static void test_big_ids(struct test_ctx *t)
  * fields from a newer recorder), with random bytes in every field and in
  * the padding, and types this build does not know.
  */
-static void test_every_type_and_size(struct test_ctx *t)
+static void fill_every_type(struct chunk *c)
 {
 	static const __u16 usual[GTSC_REC_TYPE_MAX] = {
 		[GTSC_REC_SYS_ENTER] = sizeof(struct gtsc_rec_sys_enter),
@@ -211,7 +214,6 @@ static void test_every_type_and_size(struct test_ctx *t)
 		[GTSC_REC_PRINTF] = sizeof(struct gtsc_rec_printf),
 	};
 	static const __u16 min[GTSC_REC_TYPE_MAX] = GTSC_REC_MIN_SIZES;
-	struct chunk c = { .buf = malloc(BUF_SZ) };
 	unsigned int seed = 1;
 	char rec[0x10000];
 
@@ -224,7 +226,7 @@ static void test_every_type_and_size(struct test_ctx *t)
 		for (int s = 0; s < 5; s++) {
 			struct gtsc_rec_hdr h;
 
-			if (sizes[s] < 24 || c.len + sizes[s] > BUF_SZ)
+			if (sizes[s] < 24 || c->len + sizes[s] > BUF_SZ)
 				continue;
 			for (size_t i = 0; i < sizes[s]; i++)
 				rec[i] = (char)rand_r(&seed);
@@ -232,7 +234,7 @@ static void test_every_type_and_size(struct test_ctx *t)
 			h.type = (__u16)type;
 			h.size = sizes[s];
 			memcpy(rec, &h, sizeof(h));
-			put(&c, rec);
+			put(c, rec);
 		}
 	}
 	/* the largest record there is */
@@ -241,8 +243,15 @@ static void test_every_type_and_size(struct test_ctx *t)
 		struct gtsc_rec_hdr h = hdr(GTSC_REC_SYS_ENTER, 0xffff, 1, 2, 3, 4);
 
 		memcpy(rec, &h, sizeof(h));
-		put(&c, rec);
+		put(c, rec);
 	}
+}
+
+static void test_every_type_and_size(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+
+	fill_every_type(&c);
 	round_trip(t, &c, "every type and size");
 	free(c.buf);
 }
@@ -298,39 +307,57 @@ static void test_unpaired_exits(struct test_ctx *t)
 	free(c.buf);
 }
 
-/* Damaged columns: refused with -EBADMSG or -ENOTSUP, never read or written out of bounds. */
-static void test_damage(struct test_ctx *t)
+/* C encoded by K into *ENC, room to decode it at *DEC: the encoded length, 0 if out of memory. */
+static size_t encode(struct col_coder *k, const struct chunk *c, char **enc, char **dec)
 {
-	struct chunk c = { .buf = malloc(BUF_SZ) };
-	struct col_coder *k = gt_col_coder__new();
-	char *enc = NULL, *dec = NULL, *bad = NULL;
-	size_t n = 0, refused = 0;
+	*enc = malloc(gt_col_encode_bound(c->len));
+	*dec = malloc(c->len + 1);
+	return k && *enc && *dec ? gt_col_coder__encode(k, c->buf, c->len, *enc) : 0;
+}
 
-	for (int i = 0; i < 20; i++)
-		sys_pair(&c, i & 1, 10, 11, 1000 * i, i, i);
-	enc = malloc(gt_col_encode_bound(c.len));
-	dec = malloc(c.len);
-	if (k && enc && dec)
-		n = gt_col_coder__encode(k, c.buf, c.len, enc);
-	CHECK(t, n, "encode");
+/*
+ * ENC (N bytes of LEN bytes of records) cut at every byte: refused; each
+ * byte flipped: refused or decoded, never read or written out of bounds.
+ */
+static void cut_and_flip(struct test_ctx *t, struct col_coder *k, char *enc, size_t n, char *dec,
+			 size_t len)
+{
+	size_t refused = 0;
+
 	for (size_t cut = 0; cut < n && !t->failed; cut++) {
 		/* exactly the bytes asked for, so a sanitizer sees an overrun */
-		bad = malloc(cut ? cut : 1);
+		char *bad = malloc(cut ? cut : 1);
+
 		memcpy(bad, enc, cut);
-		CHECK(t, gt_col_coder__decode(k, bad, cut, dec, c.len, NULL) < 0, "cut at %zu decoded", cut);
+		CHECK(t, gt_col_coder__decode(k, bad, cut, dec, len, NULL) < 0, "cut at %zu decoded", cut);
 		free(bad);
 	}
 	for (size_t pos = 0; pos < n && !t->failed; pos++) {
 		int err;
 
 		enc[pos] ^= 0x41;
-		err = gt_col_coder__decode(k, enc, n, dec, c.len, NULL);
+		err = gt_col_coder__decode(k, enc, n, dec, len, NULL);
 		enc[pos] ^= 0x41;
 		CHECK(t, err == 0 || err == -EBADMSG || err == -ENOTSUP, "flip at %zu: %d", pos, err);
 		refused += err != 0;
 	}
 	/* a flipped value byte can still decode (to other values): the chunk CRC is the check */
 	CHECK(t, refused > 0, "none of %zu flips refused", n);
+}
+
+/* Damaged columns: refused with -EBADMSG or -ENOTSUP, never read or written out of bounds. */
+static void test_damage(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	struct col_coder *k = gt_col_coder__new();
+	char *enc = NULL, *dec = NULL;
+	size_t n = 0;
+
+	for (int i = 0; i < 20; i++)
+		sys_pair(&c, i & 1, 10, 11, 1000 * i, i, i);
+	n = encode(k, &c, &enc, &dec);
+	CHECK(t, n, "encode");
+	cut_and_flip(t, k, enc, n, dec, c.len);
 	enc[0] = 2;
 	CHECK(t, gt_col_coder__decode(k, enc, n, dec, c.len, NULL) == -ENOTSUP, "version 2 not refused");
 	gt_col_coder__free(k);
@@ -362,6 +389,269 @@ static void test_unindexable(struct test_ctx *t)
 	}
 }
 
+/* ---- projection (gt_col_coder__project()) ---- */
+
+static bool wanted(const struct col_want *w, unsigned int type, unsigned int b)
+{
+	if (type >= GTSC_REC_TYPE_MAX)
+		return false;
+	if (b >= COL_WANT_BYTES)
+		return w->tail[type];
+	return w->bytes[type][b / 64] >> (b % 64) & 1;
+}
+
+/*
+ * Records of every kind: every type and size, syscall pairs whose exits
+ * code against their enters, kmem bursts whose addresses are keyed by call
+ * site, random bytes everywhere else.
+ */
+static void fill_mixed(struct chunk *c)
+{
+	unsigned int seed = 3;
+
+	fill_every_type(c);
+	for (int i = 0; i < 2000; i++) {
+		struct gtsc_rec_kmem_alloc a = { .hdr = hdr(GTSC_REC_KMEM_ALLOC, sizeof(a), i & 1, 7,
+							     8 + i % 3, 5000 + 10 * i) };
+		unsigned char *p = (unsigned char *)&a + sizeof(a.hdr);
+
+		for (size_t b = 0; b < sizeof(a) - sizeof(a.hdr); b++)
+			p[b] = (unsigned char)rand_r(&seed);
+		a.call_site = 0xffffffff81000000ull + 64 * (i % 5);
+		put(c, &a);
+		sys_pair(c, i & 1, 10, 11 + i % 7, 100000 + 300 * i, i % 40, -(i % 3));
+	}
+}
+
+/*
+ * Decodes ENC (C's records) with W: every byte W wants is the record's,
+ * and the index is the whole decode's.
+ */
+static void check_projected(struct test_ctx *t, struct col_coder *k, const void *enc, size_t n,
+			    const struct chunk *c, const struct col_want *w, const char *what)
+{
+	char *dec = malloc(c->len + 1);
+	size_t off = 0;
+	int err;
+
+	gt_col_coder__project(k, w);
+	/* not what a decode before left there: bytes it skips show as 0x5a */
+	if (dec)
+		memset(dec, 0x5a, c->len);
+	err = dec ? gt_col_coder__decode(k, enc, n, dec, c->len, NULL) : -ENOMEM;
+	CHECK(t, !err, "%s: decode %d", what, err);
+	while (!t->failed && off < c->len) {
+		struct gtsc_rec_hdr h;
+
+		memcpy(&h, c->buf + off, sizeof(h));
+		for (unsigned int b = 0; b < h.size && !t->failed; b++) {
+			/* type, size and ts_ns are always there */
+			bool kept = b < offsetof(struct gtsc_rec_hdr, cpu) ||
+				    (b >= offsetof(struct gtsc_rec_hdr, ts_ns) && b < sizeof(h));
+
+			if (kept || wanted(w, h.type, b))
+				CHECK(t, dec[off + b] == c->buf[off + b],
+				      "%s: byte %u of a record of type %u (size %u) at %zu differs",
+				      what, b, h.type, h.size, off);
+		}
+		off += h.size;
+	}
+	check_index(t, k, enc, n, c, what);
+	free(dec);
+}
+
+static void test_project(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	struct col_coder *k = gt_col_coder__new();
+	struct col_want w[6] = {};
+	char *enc = NULL, *dec = NULL;
+	size_t n = 0;
+
+	fill_mixed(&c);
+	n = encode(k, &c, &enc, &dec);
+	CHECK(t, n, "encode");
+	/* what the kmem analysis reads */
+	gt_kmem_analysis__want(&w[0]);
+	/* a syscall summary: the header, nr and ret */
+	for (unsigned int type = 0; type < GTSC_REC_TYPE_MAX; type++)
+		gt_col_want__add(&w[1], type, 0, sizeof(struct gtsc_rec_hdr));
+	COL_WANT(&w[1], GTSC_REC_SYS_ENTER, gtsc_rec_sys_enter, nr);
+	COL_WANT(&w[1], GTSC_REC_SYS_EXIT, gtsc_rec_sys_exit, nr);
+	COL_WANT(&w[1], GTSC_REC_SYS_EXIT, gtsc_rec_sys_exit, ret);
+	/* an exit's nr alone: its enter's nr is decoded for it, and the tid */
+	COL_WANT(&w[2], GTSC_REC_SYS_EXIT, gtsc_rec_sys_exit, nr);
+	/* a keyed field alone (its key comes along), and payloads */
+	COL_WANT(&w[3], GTSC_REC_SYS_ENTER, gtsc_rec_sys_enter, args[4]);
+	COL_WANT(&w[3], GTSC_REC_KMEM_FREE, gtsc_rec_kmem_free, cache_id);
+	w[3].tail[GTSC_REC_SYS_ENTER] = w[3].tail[GTSC_REC_SYS_EXIT] = true;
+	gt_col_want__add(&w[3], GTSC_REC_TASK, 0, 0xffff);
+	/* w[4]: nothing but type, size and ts_ns; w[5]: odd bytes of every field */
+	for (unsigned int type = 0; type < GTSC_REC_TYPE_MAX; type++)
+		for (unsigned int b = 1; b < COL_WANT_BYTES + 8; b += 7)
+			gt_col_want__add(&w[5], type, b, 1);
+	for (unsigned int i = 0; i < 6 && !t->failed; i++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "want %u", i);
+		check_projected(t, k, enc, n, &c, &w[i], what);
+	}
+	/* and back to whole records */
+	gt_col_coder__project(k, NULL);
+	CHECK(t, !t->failed && !gt_col_coder__decode(k, enc, n, dec, c.len, NULL) &&
+			 !memcmp(dec, c.buf, c.len),
+	      "whole records after a projection differ");
+	gt_col_coder__free(k);
+	free(enc);
+	free(dec);
+	free(c.buf);
+}
+
+/* Damaged or cut columns through a projected decode: refused, never out of bounds. */
+static void test_project_damage(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	struct col_coder *k = gt_col_coder__new();
+	struct col_want w = {};
+	char *enc = NULL, *dec = NULL;
+	size_t n = 0;
+
+	for (int i = 0; i < 20; i++) {
+		struct gtsc_rec_kmem_free f = { .hdr = hdr(GTSC_REC_KMEM_FREE, sizeof(f), 0, 1, 2,
+							   40 * i),
+						.call_site = 0xffffffff81000040ull,
+						.ptr = 0xffff888100000000ull + 64 * i, .cache_id = i };
+
+		put(&c, &f);
+		sys_pair(&c, i & 1, 10, 11, 1000 * i, i, i);
+	}
+	n = encode(k, &c, &enc, &dec);
+	CHECK(t, n, "encode");
+	gt_kmem_analysis__want(&w);
+	gt_col_coder__project(k, &w);
+	cut_and_flip(t, k, enc, n, dec, c.len);
+	/* records longer than the chunk's streams say: refused, whatever is skipped */
+	CHECK(t, gt_col_coder__decode(k, enc, n, dec, c.len - 8, NULL) == -EBADMSG &&
+			 gt_col_coder__decode(k, enc, n, dec, c.len + 0, NULL) == 0,
+	      "a wrong length not refused");
+	gt_col_coder__free(k);
+	free(enc);
+	free(dec);
+	free(c.buf);
+}
+
+/* A 1.2 file of C's records (whole records, as a recorder writes them), in rounds. */
+static int write_file(const char *path, const struct chunk *c)
+{
+	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .zlib_level = 1, .chunk_size = 1 << 16,
+				       .data_codec = GTSC_WRITER_ZSTD };
+	struct gtsc_writer *w = gt_writer__create(path, &wo);
+	size_t off = 0, n = 0;
+	int err = 0;
+
+	if (!w)
+		return -errno;
+	while (!err && off < c->len) {
+		const struct gtsc_rec_hdr *h = (const void *)(c->buf + off);
+
+		err = gt_writer__add_record(w, h);
+		off += h->size;
+		if (!err && ++n % 1000 == 0)
+			err = gt_writer__end_round(w);
+	}
+	err = err ?: gt_writer__end_round(w);
+	return gt_writer__close(w) ?: err;
+}
+
+/* Records of C that a 1.2 file holds: whole records, sizes and times a reader keeps. */
+static void fill_file_records(struct chunk *c)
+{
+	for (int i = 0; i < 3000; i++) {
+		struct gtsc_rec_kmem_alloc a = {
+			.hdr = hdr(GTSC_REC_KMEM_ALLOC, sizeof(a), 0, 7, 8, 5000 + 100 * i),
+			.call_site = 0xffffffff81000000ull + 64 * (i % 5),
+			.ptr = 0xffff888100000000ull + 4096 * (__u64)(i * 7 % 13), .node = i % 2,
+		};
+		struct gtsc_rec_task k = { .hdr = hdr(GTSC_REC_TASK, sizeof(k), 1, 9, 9,
+						      5001 + 100 * i),
+					   .event = GTSC_TASK_COMM };
+
+		snprintf(k.comm, sizeof(k.comm), "task%d", i);
+		put(c, &a);
+		sys_pair(c, 0, 10, 11 + i % 7, 5002 + 100 * i, i % 40, -(i % 3));
+		if (i % 100 == 0)
+			put(c, &k);
+	}
+}
+
+/*
+ * gtsc_reader_opts.reads: a reader told what its caller reads gives those
+ * bytes as a whole read does; a file cut short reads up to the cut and says
+ * so, through the projected decode too.
+ */
+static void test_reader_reads(struct test_ctx *t)
+{
+	static const struct gtsc_rec_part parts[] = {
+		{ .type = GTSC_REC_SYS_EXIT, .off = offsetof(struct gtsc_rec_sys_exit, ret), .size = 8 },
+		{ .type = GTSC_REC_KMEM_ALLOC, .off = offsetof(struct gtsc_rec_kmem_alloc, ptr),
+		  .size = 8 },
+		{ .type = GTSC_REC_TASK, .size = 0xffff },
+	};
+	struct gtsc_reader_opts ro = { .sz = sizeof(ro), .reads = parts, .nr_reads = 3 };
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	char path[] = "/tmp/gtsc-cols-XXXXXX";
+	struct gtsc_reader *whole = NULL, *part = NULL;
+	const struct gtsc_rec_hdr *a, *b;
+	size_t n = 0, size = 0;
+	int fd = mkstemp(path), ra, rb;
+	FILE *f;
+
+	fill_file_records(&c);
+	CHECK(t, fd >= 0 && !write_file(path, &c), "write %s", path);
+	if (!t->failed) {
+		whole = gtsc_reader__open(path, NULL);
+		part = gtsc_reader__open(path, &ro);
+	}
+	CHECK(t, whole && part, "open %s", path);
+	while (!t->failed && (ra = gtsc_reader__next(whole, &a)) > 0 &&
+	       (rb = gtsc_reader__next(part, &b)) > 0) {
+		CHECK(t, a->type == b->type && a->size == b->size && a->ts_ns == b->ts_ns,
+		      "record %zu: header differs", n);
+		if (a->type == GTSC_REC_SYS_EXIT)
+			CHECK(t, ((const struct gtsc_rec_sys_exit *)a)->ret ==
+					 ((const struct gtsc_rec_sys_exit *)b)->ret,
+			      "record %zu: ret differs", n);
+		if (a->type == GTSC_REC_KMEM_ALLOC)
+			CHECK(t, ((const struct gtsc_rec_kmem_alloc *)a)->ptr ==
+					 ((const struct gtsc_rec_kmem_alloc *)b)->ptr,
+			      "record %zu: ptr differs", n);
+		if (a->type == GTSC_REC_TASK)
+			CHECK(t, !memcmp(a, b, a->size), "record %zu: task differs", n);
+		n++;
+	}
+	CHECK(t, n == 3000 * 3 + 30, "%zu records read", n);
+	gtsc_reader__close(whole);
+	gtsc_reader__close(part);
+	/* cut inside the records: read up to the cut, then said */
+	f = fopen(path, "rb");
+	if (f) {
+		fseek(f, 0, SEEK_END);
+		size = (size_t)ftell(f);
+		fclose(f);
+	}
+	CHECK(t, size && !truncate(path, (off_t)(size * 2 / 3)), "cut %s", path);
+	part = t->failed ? NULL : gtsc_reader__open(path, &ro);
+	CHECK(t, t->failed || part, "open the cut file");
+	for (n = 0; part && gtsc_reader__next(part, &b) > 0; n++)
+		;
+	CHECK(t, t->failed || (gtsc_reader__truncated(part) && n > 0 && n < 3000 * 3 + 30),
+	      "cut file: %zu records, truncated %d", n, part && gtsc_reader__truncated(part));
+	gtsc_reader__close(part);
+	if (fd >= 0)
+		close(fd), unlink(path);
+	free(c.buf);
+}
+
 static const struct test_case cases[] = {
 	{ "empty", test_empty },
 	{ "one_record", test_one_record },
@@ -373,6 +663,9 @@ static const struct test_case cases[] = {
 	{ "padding", test_padding },
 	{ "unindexable", test_unindexable },
 	{ "damage", test_damage },
+	{ "project", test_project },
+	{ "project_damage", test_project_damage },
+	{ "reader_reads", test_reader_reads },
 };
 
 /*

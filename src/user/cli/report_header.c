@@ -131,10 +131,17 @@ const char *report_inputs__name(const struct report_inputs *in)
 
 struct gtsc_reader *report_open(const struct report_inputs *in)
 {
+	return report_open_reading(in, NULL, 0);
+}
+
+struct gtsc_reader *report_open_reading(const struct report_inputs *in,
+					const struct gtsc_rec_part *reads, size_t n)
+{
 	static const char *const dflt[] = { GTSC_DEFAULT_OUTPUT };
 	const char *input = report_inputs__name(in);
 	char errbuf[512] = "";
-	GTSC_OPTS(gtsc_reader_opts, ro, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	GTSC_OPTS(gtsc_reader_opts, ro, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf),
+		  .reads = reads, .nr_reads = n);
 	struct gtsc_reader *r = gtsc_reader__open_files(in->n ? in->path : dflt, in->n ?: 1, &ro);
 
 	if (!r)

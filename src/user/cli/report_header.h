@@ -43,6 +43,9 @@ const char *report_inputs__name(const struct report_inputs *in);
  * then exits 1).
  */
 struct gtsc_reader *report_open(const struct report_inputs *in);
+/* The same, for a caller that reads only READS[0, N) of records (gtsc_reader_opts.reads). */
+struct gtsc_reader *report_open_reading(const struct report_inputs *in,
+					const struct gtsc_rec_part *reads, size_t n);
 
 /* Events KIND's channel(s) lack; *KNOWN (if not NULL) false when the trace has no counts. */
 __u64 report_lost(const struct gtsc_reader *r, enum report_kind kind, bool *known);

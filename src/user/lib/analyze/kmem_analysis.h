@@ -77,6 +77,12 @@ int gt_kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *re
  * record's object map slot loading (a cache miss) a few records ahead.
  */
 int gt_kmem_analysis__add_refs(struct kmem_analysis *a, const struct trace_rec_ref *refs, size_t n);
+/*
+ * The bytes of records gt_kmem_analysis__add() reads, into W (zeroed by the
+ * caller): a reader told them (gt_reader__want()) decodes nothing else.
+ */
+struct col_want;
+void gt_kmem_analysis__want(struct col_want *w);
 /* Ends the analysis: counts what is live, aged to END_NS (0: the last event). */
 int gt_kmem_analysis__finish(struct kmem_analysis *a, __u64 end_ns);
 /* Valid after finish, until free. */

@@ -147,6 +147,10 @@ static int unzstd(struct unpacker *u, const struct data_chunk *c, const char *in
 		return bad_size(u, c);
 	if (!u->cols && !(u->cols = gt_col_coder__new()))
 		return -ENOMEM;
+	if (u->cols_want != u->want) {
+		gt_col_coder__project(u->cols, u->want);
+		u->cols_want = u->want;
+	}
 	if (gt_trace_grow_array((void **)&u->colbuf, &u->colbuf_cap, clen, 1))
 		return -ENOMEM;
 	err = unzstd_to(u, c, in, u->colbuf, clen);
@@ -380,12 +384,13 @@ static void *worker(void *arg)
 }
 
 struct prefetch *gt_prefetch__start(const struct data_chunk *chunks, size_t n, size_t first,
-				    const int *fds, size_t n_fds)
+				    const int *fds, size_t n_fds, const struct col_want *want)
 {
 	struct prefetch *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
+	p->u.want = want;
 	p->fds = malloc(n_fds * sizeof(*fds));
 	if (!p->fds) {
 		free(p);

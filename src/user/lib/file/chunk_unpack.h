@@ -33,6 +33,9 @@ struct unpacker {
 	size_t stored_cap;
 	ZSTD_DCtx *zstd;		/* made at the first zstd chunk */
 	struct col_coder *cols; /* made at the first column chunk */
+	/* what column chunks decode (gt_col_coder__project()): NULL all; the reader's */
+	const struct col_want *want;
+	const struct col_want *cols_want; /* what cols was last told */
 	char *colbuf;		/* the columns of the chunk being read */
 	size_t colbuf_cap;
 	char why[UNPACK_WHY]; /* the damage, when gt_unpack_chunk() says 1 */
@@ -101,10 +104,12 @@ struct prefetched {
 /*
  * Starts a worker decoding CHUNKS[FIRST, N) in order, of inputs whose
  * descriptors are FDS[]; the arrays must not change while it runs.  NULL
- * when no thread can be made (the caller reads on its own).
+ * when no thread can be made (the caller reads on its own).  WANT (NULL:
+ * all) is what column chunks decode (gt_col_coder__project()); it must
+ * outlive the worker.
  */
 struct prefetch *gt_prefetch__start(const struct data_chunk *chunks, size_t n, size_t first,
-				    const int *fds, size_t n_fds);
+				    const int *fds, size_t n_fds, const struct col_want *want);
 /*
  * Waits for chunk IDX (the one after the last taken) and takes it.
  * SPARE (may be NULL) of SPARE_CAP bytes goes back to the worker for a

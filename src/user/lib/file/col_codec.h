@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <linux/types.h>
+#include "gtsc/records.h"
 
 struct col_coder;
 struct trace_rec_ref;
@@ -29,9 +30,38 @@ struct col_index {
 	bool ok; /* out: every record is as gt_index_chunk() wants it; else use that */
 };
 
+/*
+ * What a reader reads of the records (gt_col_coder__project()): bit B of
+ * bytes[T][B / 64] says it reads byte B of records of type T; tail[T], the
+ * bytes after the described fields (payloads, padding, bytes from
+ * COL_WANT_BYTES on).  type, size and ts_ns are always decoded.  A field
+ * none of whose bytes is wanted is not decoded: what its bytes hold in the
+ * rows is unspecified (the last chunk's, in a recycled buffer).
+ */
+#define COL_WANT_BYTES 128
+struct col_want {
+	__u64 bytes[GTSC_REC_TYPE_MAX][COL_WANT_BYTES / 64];
+	bool tail[GTSC_REC_TYPE_MAX];
+};
+
+/* Adds bytes [OFF, OFF + SIZE) of records of TYPE to W (tail[TYPE] past COL_WANT_BYTES). */
+void gt_col_want__add(struct col_want *w, unsigned int type, unsigned int off, unsigned int size);
+
+/* Adds FIELD of struct REC, the record of TYPE. */
+#define COL_WANT(w, type, rec, field)                                                              \
+	gt_col_want__add(w, type, offsetof(struct rec, field), sizeof(((struct rec *)0)->field))
+
 /* The layout of every stream (from the field tables) and the coder's state. NULL: ENOMEM. */
 struct col_coder *gt_col_coder__new(void);
 void gt_col_coder__free(struct col_coder *c);
+
+/*
+ * Decodes only what W wants from now on (NULL: everything, as a new coder
+ * does): skipping the columns nobody reads is what a projected decode
+ * saves.  Streams not read are not checked for damage either (the chunk's
+ * CRC is).
+ */
+void gt_col_coder__project(struct col_coder *c, const struct col_want *w);
 
 /* Bytes gt_col_coder__encode may write for LEN bytes of records. */
 size_t gt_col_encode_bound(size_t len);

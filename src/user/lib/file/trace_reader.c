@@ -151,6 +151,7 @@ struct gtsc_reader {
 	bool stop;
 
 	struct unpacker unpack; /* the reader's thread's */
+	struct col_want want;	/* what its reader reads (gt_reader__want()) */
 	struct prefetch *prefetch; /* decodes the next chunks ahead (chunk_unpack.c) */
 	bool one_thread;	   /* GTSC_READER_THREADS=1, or the worker failed */
 
@@ -1046,6 +1047,16 @@ static int open_files(struct gtsc_reader *r)
 	return 0;
 }
 
+/* The caller's gtsc_reader_opts.reads, for the column chunks (gt_reader__want()). */
+static void want_parts(struct gtsc_reader *r, const struct gtsc_rec_part *p, size_t n)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < n; i++)
+		gt_col_want__add(&r->want, p[i].type, p[i].off, p[i].size);
+	r->unpack.want = &r->want;
+}
+
 static struct gtsc_reader *reader_new(size_t n_in, const struct gtsc_reader_opts *opts)
 {
 	struct gtsc_reader *r;
@@ -1069,6 +1080,7 @@ static struct gtsc_reader *reader_new(size_t n_in, const struct gtsc_reader_opts
 	r->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
 	if (r->errbuf && r->errbuf_sz)
 		r->errbuf[0] = '\0';
+	want_parts(r, OPTS_GET(opts, reads, NULL), OPTS_GET(opts, nr_reads, 0));
 	return r;
 }
 
@@ -1438,7 +1450,8 @@ static bool want_prefetch(struct gtsc_reader *r)
 	}
 	for (size_t i = 0; i < r->n_in; i++)
 		fds[i] = r->in[i].fd;
-	r->prefetch = gt_prefetch__start(r->chunks, r->n_chunks, r->next_chunk, fds, r->n_in);
+	r->prefetch = gt_prefetch__start(r->chunks, r->n_chunks, r->next_chunk, fds, r->n_in,
+					 r->unpack.want);
 	r->one_thread = !r->prefetch;
 	return r->prefetch != NULL;
 }
@@ -1741,6 +1754,15 @@ int gtsc_reader__next(struct gtsc_reader *r, const struct gtsc_rec_hdr **rec)
 	*rec = r->pend[r->head++].rec;
 	r->count++;
 	return 1;
+}
+
+int gt_reader__want(struct gtsc_reader *r, const struct col_want *w)
+{
+	if (r->batch || r->prefetch)
+		return -EBUSY;
+	r->want = *w;
+	r->unpack.want = &r->want;
+	return 0;
 }
 
 ssize_t gt_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs)

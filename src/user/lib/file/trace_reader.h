@@ -77,6 +77,17 @@ struct trace_reader_ext *gt_reader__ext(const struct gtsc_reader *r);
  */
 ssize_t gt_reader__next_span(struct gtsc_reader *r, const struct trace_rec_ref **refs);
 
+struct col_want;
+
+/*
+ * Tells R that its records are read only where W says (col_codec.h): in
+ * column chunks (1.2) the rest is not decoded, and what those bytes hold is
+ * unspecified.  Other chunks give whole records.  For an analysis that owns
+ * the reader and reads every record itself (the kmem report); before the
+ * first record: 0, or -EBUSY.
+ */
+int gt_reader__want(struct gtsc_reader *r, const struct col_want *w);
+
 /*
  * A reader of what the caller feeds it, a stream's bytes as a recorder
  * writes them (file header, chunks): the live view.  next() says -EAGAIN
