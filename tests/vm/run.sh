@@ -274,8 +274,9 @@ qemu_run() {
 		</dev/null >"$log" 2>"$WORK/$rel.qemu-err" 9>&- &
 	pid=$!
 	echo "$pid" >"$WORK/$rel.pid"
-	# The timeout wrapper passes the TERM on to its qemu.
-	while kill -0 "$pid" 2>/dev/null && ! grep -q "$START" "$log"; do
+	# The timeout wrapper passes the TERM on to its qemu.  -s: the log
+	# appears only once the background job has opened it.
+	while kill -0 "$pid" 2>/dev/null && ! grep -qs "$START" "$log"; do
 		if [ "$waited" -ge "$START_TIMEOUT" ]; then
 			kill "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
