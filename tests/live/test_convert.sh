@@ -72,8 +72,17 @@ check convert/perfetto-drops "drop instants sum to $(field drops "$res"), the tr
 	[ "$(field drops "$res")" = "$dropped" -a "${dropped:-0}" -gt 0 ]
 
 # Three million events in bounded memory: streamed, never the whole trace.
+# A slow recorder (CI's ASan build once dropped 48,489 of them) loses some:
+# each lost event costs at most one call's slice, so the counts below are
+# checked against what the trailer says was dropped.
 (sleep 0.3; echo g) | "$GTSC" record -q -e syscalls -o "$TEST_TMP/big.gtsc" -- "$WORKLOADS/storm" 1500000 \
 	> /dev/null 2>&1
+big_dropped=$("$GTSC" report -i "$TEST_TMP/big.gtsc" --json | head -1 | grep -o '"name":"syscalls"[^}]*' |
+	sed -n 's/.*"dropped":\([0-9]*\).*/\1/p')
+echo "# 3 M events recorded, ${big_dropped:-?} dropped"
+check_expr convert/big-recorded \
+	"the trailer says ${big_dropped:-?} of 3 M events dropped (over 10%, the checks below mean little)" \
+	'[ -n "$big_dropped" ] && [ "$big_dropped" -le 300000 ]'
 rss=$(python3 -c '
 import resource, subprocess, sys
 r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
@@ -81,8 +90,9 @@ print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' \
 	"$GTSC" convert -i "$TEST_TMP/big.gtsc" --to perfetto -o "$TEST_TMP/big.json")
 n=$(grep -c '"cat":"syscall"' "$TEST_TMP/big.json")
 echo "# convert of 3 M events: exit, max RSS MiB: $rss"
-check convert/perfetto-bounded "3 M events: exit and max RSS (MiB) '$rss', $n syscall slices" \
-	[ "${rss%% *}" = 0 -a "${rss##* }" -lt "$(rss_limit_mib)" -a "$n" -ge 1500000 ]
+check convert/perfetto-bounded \
+	"3 M events: exit and max RSS (MiB) '$rss', $n syscall slices, ${big_dropped:-?} events dropped" \
+	[ "${rss%% *}" = 0 -a "${rss##* }" -lt "$(rss_limit_mib)" -a "$n" -ge $((1500000 - ${big_dropped:-0})) ]
 # A track per CPU the trace saw (issue #15), not only those with drops:
 # this one has none.
 cpus=$("$GTSC" report -i "$TEST_TMP/big.gtsc" --json | grep -o '"cpu":[0-9]*' | sort -u | wc -l)
@@ -324,8 +334,10 @@ print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' \
 n=$(babeltrace2 "$TEST_TMP/big.ctf" -c sink.utils.counter -p step=+0 2> /dev/null |
 	awk '/ Event messages/ { print $1 }')
 echo "# convert --to ctf of 3 M events: exit, max RSS MiB: $rss"
-check_expr convert/ctf-bounded "3 M events: exit and max RSS (MiB) '$rss', babeltrace2 counted $n" \
-	'[ "${rss%% *}" = 0 ] && [ "${rss##* }" -lt "$(rss_limit_mib)" ] && [ "${n:-0}" -ge 3000000 ]'
+check_expr convert/ctf-bounded \
+	"3 M events: exit and max RSS (MiB) '$rss', babeltrace2 counted $n, ${big_dropped:-?} dropped" \
+	'[ "${rss%% *}" = 0 ] && [ "${rss##* }" -lt "$(rss_limit_mib)" ] &&
+	 [ "${n:-0}" -ge $((3000000 - ${big_dropped:-0})) ]'
 
 # A trace cut at a tenth (the 3 M event one: many chunks) converts as far as it goes
 # (exit 3) into a CTF trace babeltrace2 reads whole.
