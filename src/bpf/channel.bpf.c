@@ -10,6 +10,7 @@ const volatile __u32 gtsc_filter_nr_comms = 0;
 const volatile __u64 gtsc_filter_comms[GTSC_MAX_COMMS][2] = {};
 const volatile __u32 gtsc_filter_cgroup = 0;
 volatile __u32 gtsc_on = 0;
+volatile __u64 gtsc_pid_gen = 0;
 const volatile __u32 gtsc_trigger_on = 0;
 const volatile __s32 gtsc_trigger_nr = 0;
 const volatile __u64 gtsc_trigger_gap_ns = 0;

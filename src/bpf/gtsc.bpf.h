@@ -68,17 +68,35 @@ GTSC_EXTERN struct {
 } gtsc_pids SEC(".maps");
 
 /*
- * The last thread group this CPU found in gtsc_pids, plus one (0: none).
- * Nothing deletes from gtsc_pids, so a tgid found once stays wanted and any
- * value a racing writer leaves here is right.  The hash lookup it saves was
- * ~25 ns of every event (perf on the kmem bench loop, 6.18 host: htab_map_hash,
- * lookup_nulls_elem_raw and memcmp 4.5% of the loop's CPU with caches_seen).
+ * What this CPU last learned of gtsc_pids.  HIT: the last thread group
+ * found, plus one (0: none).  Nothing deletes from gtsc_pids, so a tgid
+ * found once stays wanted and any value a racing writer leaves there is
+ * right.  The hash lookup it saves was ~25 ns of every event (perf on the
+ * kmem bench loop, 6.18 host: htab_map_hash, lookup_nulls_elem_raw and
+ * memcmp 4.5% of the loop's CPU with caches_seen).
+ *
+ * MISS: the last thread group not found, plus one, in the high half, and
+ * the low half of gtsc_pid_gen as it was before that lookup: one store, so
+ * that a nested or preempting writer on this CPU cannot pair one miss with
+ * another's generation.  Every addition to gtsc_pids bumps gtsc_pid_gen
+ * after the update (fork in task.bpf.c, gtsc_session__track_pid), so a
+ * miss read before an addition never answers after it.  What it saves is
+ * the hash lookup every other task's event costs a session following -p
+ * PID: the whole system's syscalls, and each further session's (bench/
+ * sessions.sh).  x86 only: elsewhere the generation's load could pass the
+ * lookup's loads, and the lookup is kept.
  */
+struct gtsc_pid_cache {
+	__u32 hit;
+	__u32 __pad;
+	__u64 miss;
+};
+
 GTSC_EXTERN struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, struct gtsc_pid_cache);
 } gtsc_pid_hit SEC(".maps");
 
 /* --cgroup: the loader puts the cgroup v2 directory's fd at index 0. */
@@ -136,6 +154,8 @@ GTSC_EXTERN const volatile __u32 gtsc_filter_cgroup;
 
 /* Run-time switch: programs stay attached, records are written only while set. */
 GTSC_EXTERN volatile __u32 gtsc_on;
+/* Bumped after each addition to gtsc_pids (see gtsc_pid_cache). */
+GTSC_EXTERN volatile __u64 gtsc_pid_gen;
 
 /*
  * --snapshot-on syscall=NR: a traced task entering NR bumps gtsc_trigger_hits,
@@ -178,17 +198,30 @@ static __always_inline bool gtsc_cgroup_wanted(void)
 	return bpf_current_task_under_cgroup(&gtsc_cgroup, 0) == 1;
 }
 
-/* TGID is in gtsc_pids: asked of this CPU's last hit first. */
+/* TGID is in gtsc_pids: asked of this CPU's last hit and last miss first. */
 static __always_inline bool gtsc_pid_tracked(__u32 tgid)
 {
-	__u32 key = 0, *hit = bpf_map_lookup_elem(&gtsc_pid_hit, &key);
+	__u32 key = 0;
+	struct gtsc_pid_cache *c = bpf_map_lookup_elem(&gtsc_pid_hit, &key);
+	__u64 miss;
 
-	if (hit && *hit == tgid + 1)
+	if (!c)
+		return bpf_map_lookup_elem(&gtsc_pids, &tgid);
+	if (c->hit == tgid + 1)
 		return true;
-	if (!bpf_map_lookup_elem(&gtsc_pids, &tgid))
+#if defined(__TARGET_ARCH_x86)
+	miss = (__u64)(tgid + 1) << 32 | (__u32)gtsc_pid_gen;
+	if (c->miss == miss)
 		return false;
-	if (hit)
-		*hit = tgid + 1;
+	asm volatile("" ::: "memory"); /* the generation is read before the lookup */
+#endif
+	if (!bpf_map_lookup_elem(&gtsc_pids, &tgid)) {
+#if defined(__TARGET_ARCH_x86)
+		c->miss = miss;
+#endif
+		return false;
+	}
+	c->hit = tgid + 1;
 	return true;
 }
 

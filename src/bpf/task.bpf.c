@@ -32,8 +32,9 @@ int BPF_PROG(gtsc_task_fork, struct task_struct *parent, struct task_struct *chi
 	__u32 ptgid = parent->tgid, ctgid = child->tgid;
 	__u8 one = 1;
 
-	if (gtsc_filter_pids && ptgid != ctgid && bpf_map_lookup_elem(&gtsc_pids, &ptgid))
-		bpf_map_update_elem(&gtsc_pids, &ctgid, &one, BPF_NOEXIST);
+	if (gtsc_filter_pids && ptgid != ctgid && bpf_map_lookup_elem(&gtsc_pids, &ptgid) &&
+	    !bpf_map_update_elem(&gtsc_pids, &ctgid, &one, BPF_NOEXIST))
+		__sync_fetch_and_add((__u64 *)&gtsc_pid_gen, 1); /* after the update */
 	if (!gtsc_on || !gtsc_tgid_wanted(ctgid))
 		return 0;
 	task_record(GTSC_TASK_FORK, child, ptgid, 0);

@@ -542,6 +542,8 @@ int gtsc_session__track_pid(struct gtsc_session *s, int pid)
 	if (bpf_map__update_elem(s->skel->maps.gtsc_pids, &key, sizeof(key), &one, sizeof(one),
 				 BPF_ANY))
 		return -errno;
+	/* after the update: a CPU's cached miss of PID is stale from here */
+	__atomic_fetch_add(&s->skel->bss->gtsc_pid_gen, 1, __ATOMIC_SEQ_CST);
 	t = realloc(s->tracked, (s->nr_tracked + 1) * sizeof(*t));
 	if (!t)
 		return -ENOMEM;
