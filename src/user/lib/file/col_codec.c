@@ -149,7 +149,7 @@ struct col_coder {
 	bool cut[GTSC_REC_TYPE_MAX]; /* some are shorter than their fields */
 	__u8 kslot[BLOCK];	     /* kprev[] slots of one type's records (key_slots()) */
 	bool *skipped;		     /* per stream: not read (gt_col_coder__project()) */
-	bool skip_cpu, skip_flags, skip_tid; /* header fields nobody reads */
+	bool skip_cpu, skip_flags, skip_pid, skip_tid; /* header fields nobody reads */
 };
 
 /* ---- varints ---- */
@@ -1215,7 +1215,8 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, 
 	size_t o = *off;
 	unsigned int n = 0;
 	bool bad = false, dod = c->ts_dod, ok = true;
-	const bool skip_cpu = c->skip_cpu, skip_flags = c->skip_flags, skip_tid = c->skip_tid;
+	const bool skip_cpu = c->skip_cpu, skip_flags = c->skip_flags, skip_pid = c->skip_pid;
+	const bool skip_tid = c->skip_tid;
 
 	while (n < BLOCK && o < out_len) {
 		const struct col_type *ct;
@@ -1240,11 +1241,14 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, 
 		}
 		if (!skip_flags)
 			PUT_HDR(r, flags, (__u16)rdv(&pf, ef, &bad));
-		pid = (__u32)(hs.pid + (__u64)unzig(rdv(&pp, ep, &bad)));
-		PUT_HDR(r, pid, pid);
-		if (!skip_tid) {
-			tid = (__u32)(pid + (__u64)unzig(rdv(&pd, ed, &bad)));
-			PUT_HDR(r, tid, tid);
+		if (!skip_pid) {
+			pid = (__u32)(hs.pid + (__u64)unzig(rdv(&pp, ep, &bad)));
+			PUT_HDR(r, pid, pid);
+			hs.pid = pid;
+			if (!skip_tid) {
+				tid = (__u32)(pid + (__u64)unzig(rdv(&pd, ed, &bad)));
+				PUT_HDR(r, tid, tid);
+			}
 		}
 		ld = &c->lastd[(hs.prev_type % TS_TYPES) * TS_TYPES + type % TS_TYPES];
 		raw = (__u64)unzig(rdv(&ph, eh, &bad) << 8 | *pl++) + (dod ? *ld : 0);
@@ -1252,7 +1256,6 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, 
 		hs.prev_type = (unsigned int)type;
 		hs.ts += raw;
 		PUT_HDR(r, ts_ns, hs.ts);
-		hs.pid = pid;
 		cur = fields_end(ct, (unsigned int)size);
 		if (size > cur && ct->skip_tail && cur == ct->end)
 			skip_bytes(&st[S_TAIL], size - cur, &bad);
@@ -1371,7 +1374,7 @@ static void project_pairs(struct col_coder *c)
 
 void gt_col_coder__project(struct col_coder *c, const struct col_want *w)
 {
-	bool cpu = false, flags = false, tid = false, pairs = false;
+	bool cpu = false, flags = false, pid = false, tid = false, pairs = false;
 
 	for (unsigned int t = 0; t < GTSC_REC_TYPE_MAX; t++) {
 		project_type(c, t, w);
@@ -1379,6 +1382,8 @@ void gt_col_coder__project(struct col_coder *c, const struct col_want *w)
 			     offsetofend(struct gtsc_rec_hdr, cpu));
 		flags |= wants(w, t, offsetof(struct gtsc_rec_hdr, flags),
 			       offsetofend(struct gtsc_rec_hdr, flags));
+		pid |= wants(w, t, offsetof(struct gtsc_rec_hdr, pid),
+			     offsetofend(struct gtsc_rec_hdr, pid));
 		tid |= wants(w, t, offsetof(struct gtsc_rec_hdr, tid),
 			     offsetofend(struct gtsc_rec_hdr, tid));
 	}
@@ -1402,6 +1407,8 @@ void gt_col_coder__project(struct col_coder *c, const struct col_want *w)
 	c->skip_cpu = c->skipped[S_CPU] = !cpu;
 	c->skip_flags = c->skipped[S_FLAGS] = !flags;
 	c->skip_tid = c->skipped[S_TID] = !tid && !pairs;
+	/* a tid is coded from its pid */
+	c->skip_pid = c->skipped[S_PID] = !pid && c->skip_tid;
 }
 
 /* Reads the stream table; 0, -ENOTSUP (another version or layout), -EBADMSG. */
