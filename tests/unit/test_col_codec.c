@@ -17,6 +17,7 @@
 #include "gtsc/records.h"
 #include "harness.h"
 #include "kmem_analysis.h"
+#include "kmem_stream.h"
 #include "trace_writer.h"
 
 #define BUF_SZ (1 << 20)
@@ -464,7 +465,8 @@ static void test_project(struct test_ctx *t)
 {
 	struct chunk c = { .buf = malloc(BUF_SZ) };
 	struct col_coder *k = gt_col_coder__new();
-	struct col_want w[6] = {};
+	struct kmem_analysis *a = gt_kmem_analysis__new(NULL);
+	struct col_want w[8] = {};
 	char *enc = NULL, *dec = NULL;
 	size_t n = 0;
 
@@ -472,7 +474,7 @@ static void test_project(struct test_ctx *t)
 	n = encode(k, &c, &enc, &dec);
 	CHECK(t, n, "encode");
 	/* what the kmem analysis reads */
-	gt_kmem_analysis__want(&w[0]);
+	gt_kmem_analysis__want(NULL, &w[0]);
 	/* a syscall summary: the header, nr and ret */
 	for (unsigned int type = 0; type < GTSC_REC_TYPE_MAX; type++)
 		gt_col_want__add(&w[1], type, 0, sizeof(struct gtsc_rec_hdr));
@@ -490,7 +492,14 @@ static void test_project(struct test_ctx *t)
 	for (unsigned int type = 0; type < GTSC_REC_TYPE_MAX; type++)
 		for (unsigned int b = 1; b < COL_WANT_BYTES + 8; b += 7)
 			gt_col_want__add(&w[5], type, b, 1);
-	for (unsigned int i = 0; i < 6 && !t->failed; i++) {
+	/* w[6]: an analysis with no pid filter, which skips the pid stream */
+	CHECK(t, a, "analysis");
+	if (a)
+		gt_kmem_analysis__want(a, &w[6]);
+	/* w[7]: a tid without its pid (a tid is coded from its pid), of every type */
+	for (unsigned int type = 0; type < GTSC_REC_TYPE_MAX; type++)
+		COL_WANT(&w[7], type, gtsc_rec_hdr, tid);
+	for (unsigned int i = 0; i < 8 && !t->failed; i++) {
 		char what[32];
 
 		snprintf(what, sizeof(what), "want %u", i);
@@ -501,6 +510,7 @@ static void test_project(struct test_ctx *t)
 	CHECK(t, !t->failed && !gt_col_coder__decode(k, enc, n, dec, c.len, NULL) &&
 			 !memcmp(dec, c.buf, c.len),
 	      "whole records after a projection differ");
+	gt_kmem_analysis__free(a);
 	gt_col_coder__free(k);
 	free(enc);
 	free(dec);
@@ -512,7 +522,8 @@ static void test_project_damage(struct test_ctx *t)
 {
 	struct chunk c = { .buf = malloc(BUF_SZ) };
 	struct col_coder *k = gt_col_coder__new();
-	struct col_want w = {};
+	struct kmem_analysis *a = gt_kmem_analysis__new(NULL);
+	struct col_want w[2] = {};
 	char *enc = NULL, *dec = NULL;
 	size_t n = 0;
 
@@ -527,13 +538,20 @@ static void test_project_damage(struct test_ctx *t)
 	}
 	n = encode(k, &c, &enc, &dec);
 	CHECK(t, n, "encode");
-	gt_kmem_analysis__want(&w);
-	gt_col_coder__project(k, &w);
-	cut_and_flip(t, k, enc, n, dec, c.len);
-	/* records longer than the chunk's streams say: refused, whatever is skipped */
-	CHECK(t, gt_col_coder__decode(k, enc, n, dec, c.len - 8, NULL) == -EBADMSG &&
-			 gt_col_coder__decode(k, enc, n, dec, c.len + 0, NULL) == 0,
-	      "a wrong length not refused");
+	/* what any kmem analysis reads, and one without a pid filter (no pid stream) */
+	gt_kmem_analysis__want(NULL, &w[0]);
+	CHECK(t, a, "analysis");
+	if (a)
+		gt_kmem_analysis__want(a, &w[1]);
+	for (unsigned int i = 0; i < 2 && !t->failed; i++) {
+		gt_col_coder__project(k, &w[i]);
+		cut_and_flip(t, k, enc, n, dec, c.len);
+		/* records longer than the chunk's streams say: refused, whatever is skipped */
+		CHECK(t, gt_col_coder__decode(k, enc, n, dec, c.len - 8, NULL) == -EBADMSG &&
+				 gt_col_coder__decode(k, enc, n, dec, c.len + 0, NULL) == 0,
+		      "a wrong length not refused (want %u)", i);
+	}
+	gt_kmem_analysis__free(a);
 	gt_col_coder__free(k);
 	free(enc);
 	free(dec);
@@ -652,6 +670,69 @@ static void test_reader_reads(struct test_ctx *t)
 	free(c.buf);
 }
 
+/* The kmem analysis of PATH for PID (0: all): through its projected reader, or whole records. */
+static int kmem_of(const char *path, __u32 pid, bool projected, struct kmem_results *res)
+{
+	struct kmem_analysis_opts ao = { .sz = sizeof(ao), .pids = &pid, .nr_pids = pid != 0 };
+	struct gtsc_reader *r = gtsc_reader__open(path, NULL);
+	struct kmem_analysis *a = gt_kmem_analysis__new(&ao);
+	const struct gtsc_rec_hdr *h;
+	int err = r && a ? 0 : -ENOMEM;
+
+	if (!err && projected)
+		err = gt_kmem_stream__run(r, a);
+	while (!err && !projected && (err = gtsc_reader__next(r, &h)) > 0)
+		err = gt_kmem_analysis__add(a, h);
+	err = err ?: projected ? 0 : gt_kmem_analysis__finish(a, 0);
+	if (!err)
+		*res = *gt_kmem_analysis__results(a);
+	gt_kmem_analysis__free(a);
+	gtsc_reader__close(r);
+	return err;
+}
+
+/*
+ * The kmem analysis decodes the pid only when it filters on pids: with a
+ * filter, the projected reader counts what whole records count.
+ */
+static void test_kmem_pids(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	char path[] = "/tmp/gtsc-cols-XXXXXX";
+	struct kmem_results whole[3], part[3];
+	static const __u32 pids[] = { 0, 7, 8 };
+	int fd = mkstemp(path);
+
+	for (int i = 0; i < 3000; i++) {
+		__u32 pid = i % 3 ? 7 : 8;
+		struct gtsc_rec_kmem_alloc a = {
+			.hdr = hdr(GTSC_REC_KMEM_ALLOC, sizeof(a), i & 1, pid, pid + i % 2, 5000 + 100 * i),
+			.call_site = 0xffffffff81000000ull + 64 * (i % 5),
+			.ptr = 0xffff888100000000ull + 64 * (__u64)i, .bytes_alloc = 64,
+		};
+
+		put(&c, &a);
+	}
+	CHECK(t, fd >= 0 && !write_file(path, &c), "write %s", path);
+	for (unsigned int i = 0; i < 3 && !t->failed; i++) {
+		CHECK(t, !kmem_of(path, pids[i], false, &whole[i]) &&
+				 !kmem_of(path, pids[i], true, &part[i]),
+		      "analyse pid %u", pids[i]);
+		CHECK(t, t->failed || (whole[i].events == part[i].events &&
+				       whole[i].kind[0].allocs == part[i].kind[0].allocs &&
+				       whole[i].kind[0].bytes_alloc == part[i].kind[0].bytes_alloc),
+		      "pid %u: %llu events of whole records, %llu projected", pids[i],
+		      (unsigned long long)whole[i].events, (unsigned long long)part[i].events);
+	}
+	CHECK(t, t->failed || (whole[0].events == 3000 && whole[1].events == 2000 &&
+			       whole[2].events == 1000),
+	      "events %llu %llu %llu", (unsigned long long)whole[0].events,
+	      (unsigned long long)whole[1].events, (unsigned long long)whole[2].events);
+	if (fd >= 0)
+		close(fd), unlink(path);
+	free(c.buf);
+}
+
 static const struct test_case cases[] = {
 	{ "empty", test_empty },
 	{ "one_record", test_one_record },
@@ -666,6 +747,7 @@ static const struct test_case cases[] = {
 	{ "project", test_project },
 	{ "project_damage", test_project_damage },
 	{ "reader_reads", test_reader_reads },
+	{ "kmem_pids", test_kmem_pids },
 };
 
 /*

@@ -595,9 +595,10 @@ int gt_kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *re
  * find a column chunk's bytes undecoded (the round-trip tests compare
  * reports of 1.1 and 1.2 files).  Not read: the header's flags and tid,
  * kmem_alloc's node, kmem_free's cache_id, padding (measured in
- * gt_kmem_stream__run_cb()).
+ * gt_kmem_stream__run_cb()), and the pid when no pid is filtered on
+ * (pid_wanted()).
  */
-void gt_kmem_analysis__want(struct col_want *w)
+void gt_kmem_analysis__want(const struct kmem_analysis *a, struct col_want *w)
 {
 	static const unsigned int types[] = { GTSC_REC_KMEM_ALLOC, GTSC_REC_KMEM_FREE,
 					      GTSC_REC_KMEM_CACHE };
@@ -606,7 +607,8 @@ void gt_kmem_analysis__want(struct col_want *w)
 		COL_WANT(w, types[i], gtsc_rec_hdr, type);
 		COL_WANT(w, types[i], gtsc_rec_hdr, size);
 		COL_WANT(w, types[i], gtsc_rec_hdr, cpu);
-		COL_WANT(w, types[i], gtsc_rec_hdr, pid);
+		if (!a || a->nr_pids)
+			COL_WANT(w, types[i], gtsc_rec_hdr, pid);
 		COL_WANT(w, types[i], gtsc_rec_hdr, ts_ns);
 	}
 	COL_WANT(w, GTSC_REC_KMEM_ALLOC, gtsc_rec_kmem_alloc, call_site);

@@ -78,11 +78,12 @@ int gt_kmem_analysis__add(struct kmem_analysis *a, const struct gtsc_rec_hdr *re
  */
 int gt_kmem_analysis__add_refs(struct kmem_analysis *a, const struct trace_rec_ref *refs, size_t n);
 /*
- * The bytes of records gt_kmem_analysis__add() reads, into W (zeroed by the
- * caller): a reader told them (gt_reader__want()) decodes nothing else.
+ * The bytes of records gt_kmem_analysis__add() of A reads (NULL: of any
+ * analysis), into W (zeroed by the caller): a reader told them
+ * (gt_reader__want()) decodes nothing else.
  */
 struct col_want;
-void gt_kmem_analysis__want(struct col_want *w);
+void gt_kmem_analysis__want(const struct kmem_analysis *a, struct col_want *w);
 /* Ends the analysis: counts what is live, aged to END_NS (0: the last event). */
 int gt_kmem_analysis__finish(struct kmem_analysis *a, __u64 end_ns);
 /* Valid after finish, until free. */

@@ -149,7 +149,7 @@ struct col_coder {
 	bool cut[GTSC_REC_TYPE_MAX]; /* some are shorter than their fields */
 	__u8 kslot[BLOCK];	     /* kprev[] slots of one type's records (key_slots()) */
 	bool *skipped;		     /* per stream: not read (gt_col_coder__project()) */
-	bool skip_cpu, skip_flags, skip_tid; /* header fields nobody reads */
+	bool skip_cpu, skip_flags, skip_pid, skip_tid; /* header fields nobody reads */
 };
 
 /* ---- varints ---- */
@@ -744,6 +744,29 @@ size_t gt_col_coder__encode(struct col_coder *c, const void *in, size_t len, voi
  * comes zstd's ~7.4, against ~9.3 for LZ4 of the rows and ~2-5 for an
  * index pass (the decoder alone on bench/read_speed.sh's traces, best of
  * 7, load 9).
+ *
+ * Where a kmem record's reading goes (the reader alone, projected as the
+ * kmem analysis reads, on read_speed.sh's kmem_load trace of 8.35 M
+ * records, one thread, best of 3, load ~3): 33.2 ns per record in all,
+ * the LZ4 file 19.3 (LZ4 ~7, gt_index_chunk() ~4.3, and the merge of a
+ * round's chunks, ~4.7 in both).  Reading, CRCs and zstd alone: 6.7;
+ * without the field loops: 21.1 (headers, index, merge); the field loops
+ * ~13.  Every varint of the projected streams parsed in one tight loop a
+ * stream, no row written: 8.9 by itself (12 varints a record, 20% longer
+ * than a byte; a branch-free 8-byte read of those took the reader from
+ * 34.5 to 38-39 ns, wholly branch-free to 59).  So with LEB128 varints a
+ * decoder writing nothing at all would still cost 6.7 + 8.9 + 4.7 = 20.3
+ * before any analysis, above LZ4's 19.3: the gap closes only with a coding
+ * that decodes many values an instruction (a format bump).  Prototype, the
+ * same 91.4 M values of the projected streams timed inside the reader:
+ * LEB128 1.09 ns a value; Stream VByte (a 2-bit length of 1-4 bytes per
+ * value in a stream of its own, SSE4.1 shuffles four at a time) 0.21, for
+ * 11% more bytes before zstd (0.5% of the values need more than 32 bits:
+ * a real coding needs 8-byte lengths too); 1/2/4/8-byte values decoded one
+ * at a time without branches 1.2-1.3.  That would save ~9.7 of the ~14 ns
+ * a kmem record; rows would still cost the rest.  Handing the analysis
+ * smaller batches while they are in cache would not: it costs 24-25 ns a
+ * record on the 1.2 file against ~22.4 on the LZ4 one (one run each).
  */
 
 /* The slow path of rdv(): fewer than 10 bytes left. */
@@ -1215,7 +1238,8 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, 
 	size_t o = *off;
 	unsigned int n = 0;
 	bool bad = false, dod = c->ts_dod, ok = true;
-	const bool skip_cpu = c->skip_cpu, skip_flags = c->skip_flags, skip_tid = c->skip_tid;
+	const bool skip_cpu = c->skip_cpu, skip_flags = c->skip_flags, skip_pid = c->skip_pid;
+	const bool skip_tid = c->skip_tid;
 
 	while (n < BLOCK && o < out_len) {
 		const struct col_type *ct;
@@ -1240,19 +1264,30 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, 
 		}
 		if (!skip_flags)
 			PUT_HDR(r, flags, (__u16)rdv(&pf, ef, &bad));
-		pid = (__u32)(hs.pid + (__u64)unzig(rdv(&pp, ep, &bad)));
-		PUT_HDR(r, pid, pid);
-		if (!skip_tid) {
-			tid = (__u32)(pid + (__u64)unzig(rdv(&pd, ed, &bad)));
-			PUT_HDR(r, tid, tid);
+		if (!skip_pid) {
+			pid = (__u32)(hs.pid + (__u64)unzig(rdv(&pp, ep, &bad)));
+			PUT_HDR(r, pid, pid);
+			hs.pid = pid;
+			if (!skip_tid) {
+				tid = (__u32)(pid + (__u64)unzig(rdv(&pd, ed, &bad)));
+				PUT_HDR(r, tid, tid);
+			}
 		}
-		ld = &c->lastd[(hs.prev_type % TS_TYPES) * TS_TYPES + type % TS_TYPES];
-		raw = (__u64)unzig(rdv(&ph, eh, &bad) << 8 | *pl++) + (dod ? *ld : 0);
-		*ld = raw;
-		hs.prev_type = (unsigned int)type;
+		/*
+		 * lastd[] only for chunks that code from it: every chunk of
+		 * read_speed.sh's kmem_load trace codes plain deltas, and
+		 * skipping the slot's load and store there took the reader
+		 * from 34.6 to 34.1 ns per record (medians of 5 alternating).
+		 */
+		raw = (__u64)unzig(rdv(&ph, eh, &bad) << 8 | *pl++);
+		if (dod) {
+			ld = &c->lastd[(hs.prev_type % TS_TYPES) * TS_TYPES + type % TS_TYPES];
+			raw += *ld;
+			*ld = raw;
+			hs.prev_type = (unsigned int)type;
+		}
 		hs.ts += raw;
 		PUT_HDR(r, ts_ns, hs.ts);
-		hs.pid = pid;
 		cur = fields_end(ct, (unsigned int)size);
 		if (size > cur && ct->skip_tail && cur == ct->end)
 			skip_bytes(&st[S_TAIL], size - cur, &bad);
@@ -1296,6 +1331,11 @@ static unsigned int block_headers(struct col_coder *c, struct hdr_state *state, 
  * -> 0.093-0.096 s CPU for 2.2 M records (LZ4's 0.083-0.085); the kmem
  * analysis (all but node, a free's cache_id, flags, tid) 0.357-0.368 ->
  * 0.344-0.352 s for 6.3 M (LZ4's 0.223-0.229): it reads nearly every field.
+ * Without a pid filter it reads no pid either, and the pid stream is
+ * skipped when no tid is decoded (a tid is coded from its pid): with the
+ * lastd[] change in block_headers(), the reader alone on 8.35 M kmem
+ * records 34.9 -> 33.2 ns per record, with the analysis 59.7 -> 58.6
+ * (medians of 7 alternating with main's code, best of 3 each, load ~3).
  */
 
 void gt_col_want__add(struct col_want *w, unsigned int type, unsigned int off, unsigned int size)
@@ -1371,7 +1411,7 @@ static void project_pairs(struct col_coder *c)
 
 void gt_col_coder__project(struct col_coder *c, const struct col_want *w)
 {
-	bool cpu = false, flags = false, tid = false, pairs = false;
+	bool cpu = false, flags = false, pid = false, tid = false, pairs = false;
 
 	for (unsigned int t = 0; t < GTSC_REC_TYPE_MAX; t++) {
 		project_type(c, t, w);
@@ -1379,6 +1419,8 @@ void gt_col_coder__project(struct col_coder *c, const struct col_want *w)
 			     offsetofend(struct gtsc_rec_hdr, cpu));
 		flags |= wants(w, t, offsetof(struct gtsc_rec_hdr, flags),
 			       offsetofend(struct gtsc_rec_hdr, flags));
+		pid |= wants(w, t, offsetof(struct gtsc_rec_hdr, pid),
+			     offsetofend(struct gtsc_rec_hdr, pid));
 		tid |= wants(w, t, offsetof(struct gtsc_rec_hdr, tid),
 			     offsetofend(struct gtsc_rec_hdr, tid));
 	}
@@ -1402,6 +1444,8 @@ void gt_col_coder__project(struct col_coder *c, const struct col_want *w)
 	c->skip_cpu = c->skipped[S_CPU] = !cpu;
 	c->skip_flags = c->skipped[S_FLAGS] = !flags;
 	c->skip_tid = c->skipped[S_TID] = !tid && !pairs;
+	/* a tid is coded from its pid */
+	c->skip_pid = c->skipped[S_PID] = !pid && c->skip_tid;
 }
 
 /* Reads the stream table; 0, -ENOTSUP (another version or layout), -EBADMSG. */
