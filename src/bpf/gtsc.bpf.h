@@ -524,11 +524,15 @@ static __always_inline bool gtsc_arr_begin_id(struct gtsc_slot *s, __u16 type, _
 
 /*
  * gtsc_output's array path: REC (header filled, SIZE <= MAX bytes) copied
- * in place by one helper call where the ring buffer takes three (dynptr
- * reserve, write, submit), its first word last.
+ * in place, its first word last.  A dynptr over REC and a read from it (a
+ * memcpy; 5.19, as the ring buffer's dynptr path): bpf_probe_read_kernel,
+ * one call, copies a word at a time with faults handled and made the
+ * captured calls dearer than with the ring buffer (openread, bpf_stats:
+ * 405 ns in the programs a call against 370).
  */
 static __always_inline void gtsc_arr_output(__u32 class, const void *rec, __u32 size, __u32 max)
 {
+	struct bpf_dynptr src;
 	__u8 *dst;
 
 	if (size > max || size < sizeof(struct gtsc_rec_hdr)) {
@@ -540,7 +544,8 @@ static __always_inline void gtsc_arr_output(__u32 class, const void *rec, __u32 
 		gtsc_count(class, true);
 		return;
 	}
-	bpf_probe_read_kernel(dst + 4, size - 4, rec + 4);
+	bpf_dynptr_from_mem((void *)rec, size, 0, &src);
+	bpf_dynptr_read(dst + 4, size - 4, &src, 4, 0);
 	gtsc_count(class, false); /* before the commit, as gtsc_submit */
 	gtsc_arr_commit(dst, *(const __u32 *)rec);
 }
