@@ -476,6 +476,17 @@ static __always_inline void *gtsc_arr_reserve(__u32 class, __u32 need, __u32 max
 		e = bpf_map_lookup_elem(&gtsc_arr, &idx);
 		if (!e)
 			return NULL;
+		/*
+		 * off <= room, tested again where it is used: 6.1's verifier
+		 * loses the bound of a copy of off spilled before the first
+		 * test (6.18's keeps it).  The pointer keeps it from here, made
+		 * now (clang would otherwise add a reloaded off after the swap).
+		 */
+		barrier_var(off);
+		if (off > room)
+			return NULL;
+		e += off;
+		barrier_var(e);
 		if (__sync_val_compare_and_swap(&h->head, head, end) != head)
 			continue;
 		if (pad) /* the recorder skips to the next element from here */
@@ -483,7 +494,7 @@ static __always_inline void *gtsc_arr_reserve(__u32 class, __u32 need, __u32 max
 		/* Once per fill, as gtsc_wake_flags: the claim that crosses wake_bytes. */
 		if (end - tail >= wake && head - tail < wake)
 			bpf_ringbuf_output(&gtsc_arr_bell, &end, sizeof(end), BPF_RB_FORCE_WAKEUP);
-		return e + off;
+		return e;
 	}
 	return NULL;
 }
@@ -544,6 +555,12 @@ static __always_inline void gtsc_arr_output(__u32 class, const void *rec, __u32 
 		gtsc_count(class, true);
 		return;
 	}
+	/* Checked above; bounded again for a verifier that lost it in a spill (6.1). */
+	barrier_var(size);
+	if (size > max)
+		size = max;
+	if (size < sizeof(struct gtsc_rec_hdr))
+		size = sizeof(struct gtsc_rec_hdr);
 	bpf_dynptr_from_mem((void *)rec, size, 0, &src);
 	bpf_dynptr_read(dst + 4, size - 4, &src, 4, 0);
 	gtsc_count(class, false); /* before the commit, as gtsc_submit */
