@@ -91,6 +91,17 @@ enum gtsc_channel_mode {
 };
 
 /**
+ * What carries a discard channel's records to the recorder.  ARRAY is issue
+ * #13's cheaper reserve: per-CPU regions of an mmapable BPF array, claimed
+ * with a compare-and-swap (Linux 5.12); overwrite channels keep their own.
+ */
+enum gtsc_channel_ring {
+	GTSC_RING_DEFAULT = 0, /**< today the BPF ring buffer */
+	GTSC_RING_RINGBUF = 1, /**< BPF_MAP_TYPE_RINGBUF */
+	GTSC_RING_ARRAY = 2,   /**< per-CPU array ring */
+};
+
+/**
  * @brief One channel override.  In an array, elements are sz bytes apart
  * (the first element's sz counts), so that the array of an older caller
  * still indexes right.
@@ -103,8 +114,9 @@ struct gtsc_channel_opts {
 	enum gtsc_channel_mode mode;
 	__u64 sub_size; /**< GTSC's sub-buffer size; 0: the mode's default */
 	__u32 nr_sub;	/**< or the number of sub-buffers; 0: from sub_size */
+	enum gtsc_channel_ring ring; /**< since GTSC_0.5; 0: the default ring */
 };
-#define gtsc_channel_opts__last_field nr_sub
+#define gtsc_channel_opts__last_field ring
 
 struct gtsc_session_opts {
 	size_t sz;
@@ -127,7 +139,8 @@ struct gtsc_session_opts {
 	 *  those syscalls (names, globs, strace classes, up to the end).  Replaces sources. */
 	const char *events;
 	/** record --channel: "NAME:KEY=VALUE[,...]" with size=, scope=percpu|global,
-	 *  mode=discard|overwrite, sub_size=, nr_sub=; applied after channels */
+	 *  mode=discard|overwrite, sub_size=, nr_sub=, ring=ringbuf|array; applied after
+	 *  channels */
 	const char *const *channel_specs;
 	size_t nr_channel_specs;
 	__u32 capture_size; /**< bytes of user memory captured per buffer (strace's -s); 0: 32 */

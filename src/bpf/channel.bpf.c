@@ -9,6 +9,7 @@ const volatile struct gtsc_class_route gtsc_routes[GTSC_CLASS_MAX] = {};
 const volatile __u32 gtsc_filter_nr_comms = 0;
 const volatile __u64 gtsc_filter_comms[GTSC_MAX_COMMS][2] = {};
 const volatile __u32 gtsc_filter_cgroup = 0;
+const volatile __u32 gtsc_arr_shift = 12;
 volatile __u32 gtsc_on = 0;
 volatile __u64 gtsc_pid_gen = 0;
 const volatile __u32 gtsc_trigger_on = 0;

@@ -143,7 +143,41 @@ GTSC_EXTERN struct {
 	__type(value, struct gtsc_flight_scratch);
 } gtsc_flight_scratch SEC(".maps");
 
+/*
+ * Array rings (layout and protocol in gtsc_shared.h).  The value size is
+ * the element's, set by the loader with gtsc_arr_shift; a session without
+ * array channels keeps this one page.  Declared without a BTF value type so
+ * that the loader may change the size.
+ */
+GTSC_EXTERN struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* set by the loader: every array region's elements */
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 4096);
+} gtsc_arr SEC(".maps");
+
+GTSC_EXTERN struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* set by the loader: one per array region */
+	__type(key, __u32);
+	__type(value, struct gtsc_arr_head);
+} gtsc_arr_heads SEC(".maps");
+
+/*
+ * The array rings' doorbell: a record here (its content unused) wakes the
+ * recorder, whose epoll waits on this ring besides the channels' own.  A
+ * writer rings it when its claim carries the region past wake_bytes, as
+ * gtsc_wake_flags wakes a BPF ring's consumer.
+ */
+GTSC_EXTERN struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} gtsc_arr_bell SEC(".maps");
+
 /* Load-time configuration (rodata, set between open and load). */
+GTSC_EXTERN const volatile __u32 gtsc_arr_shift; /* log2 of gtsc_arr's value size */
 GTSC_EXTERN const volatile __u32 gtsc_self_tgid;
 GTSC_EXTERN const volatile __u32 gtsc_filter_pids;
 GTSC_EXTERN const volatile struct gtsc_class_route gtsc_routes[GTSC_CLASS_MAX];
@@ -172,8 +206,9 @@ struct gtsc_slot {
 	void *ring; /* overwrite mode: the scratch entry */
 	void *rec;
 	__u32 class;
-	__u32 size; /* overwrite mode: bytes reserved */
+	__u32 size; /* overwrite mode: bytes reserved; array ring: the commit word */
 	bool flight;
+	bool arr;
 };
 
 /* bpf_get_current_comm zero-pads (strncpy, later strscpy_pad): compare words. */
@@ -278,17 +313,23 @@ static __always_inline bool gtsc_emulated(__u32 class)
 	return gtsc_routes[class].mode == GTSC_MODE_OVERWRITE && !gtsc_routes[class].native;
 }
 
+/* The header but its first word (type and size): an array ring's commit. */
+static __always_inline void gtsc_fill_hdr_rest(struct gtsc_rec_hdr *h, __u64 id)
+{
+	h->cpu = bpf_get_smp_processor_id();
+	h->flags = 0;
+	h->pid = id >> 32;
+	h->tid = (__u32)id;
+	h->ts_ns = bpf_ktime_get_ns();
+}
+
 /* ID: bpf_get_current_pid_tgid()'s value, for a caller that has it already. */
 static __always_inline void gtsc_fill_hdr_id(struct gtsc_rec_hdr *h, __u16 type, __u32 size,
 					     __u64 id)
 {
 	h->type = type;
 	h->size = size;
-	h->cpu = bpf_get_smp_processor_id();
-	h->flags = 0;
-	h->pid = id >> 32;
-	h->tid = (__u32)id;
-	h->ts_ns = bpf_ktime_get_ns();
+	gtsc_fill_hdr_rest(h, id);
 }
 
 static __always_inline void gtsc_fill_hdr(struct gtsc_rec_hdr *h, __u16 type, __u32 size)
@@ -395,7 +436,7 @@ static __always_inline bool gtsc_flight_begin(struct gtsc_slot *s, __u16 type, _
 /* gtsc_output's overwrite mode: REC's bounds are its caller's, so a kernel read copies it. */
 static __always_inline void gtsc_flight_output(__u32 class, const void *rec, __u32 size)
 {
-	struct gtsc_slot s = { .class = class, .flight = true };
+	struct gtsc_slot s = { .class = class, .flight = true, .arr = false };
 	void *buf;
 
 	if (size > GTSC_FLIGHT_MAX_REC) { /* also the read's bound, for the verifier */
@@ -409,6 +450,154 @@ static __always_inline void gtsc_flight_output(__u32 class, const void *rec, __u
 	}
 	bpf_probe_read_kernel(buf, size, rec);
 	gtsc_flight_commit(&s);
+}
+
+/* ---- array rings (gtsc_shared.h) ---- */
+
+/* A class whose records go to an array ring (rodata: the verifier drops the other path). */
+static __always_inline bool gtsc_arr_class(__u32 class)
+{
+	return gtsc_routes[class].arr && gtsc_routes[class].mode == GTSC_MODE_DISCARD;
+}
+
+/*
+ * Claims NEED bytes (a multiple of 8, at most MAX, both bounded by the
+ * element) in the class's region for this CPU and returns where the record
+ * goes, or NULL when the region is full (the caller counts the drop).
+ * MAX is what the verifier checks the caller's writes against: a record
+ * starts at most MAX bytes before its element's end (a variable-size
+ * record may pad a little early, at most MAX in a 4 MiB element).
+ *
+ * The compare-and-swap is on this CPU's own head, against the tail the
+ * recorder published: it never contends with another CPU (but in a global
+ * channel), and a writer that interrupted or preempted us between our read
+ * and the swap makes it fail, so we read again.  Every lookup comes before
+ * the swap: once space is claimed it must be committed, or the recorder
+ * would wait at it forever.
+ */
+static __always_inline void *gtsc_arr_reserve(__u32 class, __u32 need, __u32 max)
+{
+	const volatile struct gtsc_class_route *r = &gtsc_routes[class];
+	__u32 region = r->percpu ? bpf_get_smp_processor_id() : 0;
+	__u32 hidx = r->arr_head + region, first = r->arr_base + region * r->arr_elems;
+	__u64 esz = 1ULL << gtsc_arr_shift, emask = r->arr_elems - 1;
+	__u64 bytes = esz * r->arr_elems, wake = r->wake_bytes;
+	__u64 room = esz - ((max + 7) & ~7U); /* where a record may start, at most */
+	struct gtsc_arr_head *h = bpf_map_lookup_elem(&gtsc_arr_heads, &hidx);
+
+	if (!h)
+		return NULL;
+#pragma clang loop unroll(full)
+	for (__u32 i = 0; i < GTSC_ARR_TRIES; i++) {
+		__u64 head = *(volatile __u64 *)&h->head, tail = *(volatile __u64 *)&h->tail;
+		__u64 off = head & (esz - 8), start = head, end;
+		__u8 *e, *pad = NULL;
+		__u32 idx;
+
+		if (off > room) { /* would cross the element: pad it, start the next */
+			idx = first + ((head >> gtsc_arr_shift) & emask);
+			pad = bpf_map_lookup_elem(&gtsc_arr, &idx);
+			if (!pad)
+				return NULL;
+			start = head - off + esz;
+			off = 0;
+		}
+		end = start + need;
+		if (end - tail > bytes)
+			return NULL; /* full: unread records are the recorder's */
+		idx = first + ((start >> gtsc_arr_shift) & emask);
+		e = bpf_map_lookup_elem(&gtsc_arr, &idx);
+		if (!e)
+			return NULL;
+		/*
+		 * off <= room, tested again where it is used: 6.1's verifier
+		 * loses the bound of a copy of off spilled before the first
+		 * test (6.18's keeps it).  The pointer keeps it from here, made
+		 * now (clang would otherwise add a reloaded off after the swap).
+		 */
+		barrier_var(off);
+		if (off > room)
+			return NULL;
+		e += off;
+		barrier_var(e);
+		if (__sync_val_compare_and_swap(&h->head, head, end) != head)
+			continue;
+		if (pad) /* the recorder skips to the next element from here */
+			*(volatile __u32 *)(pad + (head & (esz - 8))) = GTSC_ARR_PAD;
+		/* Once per fill, as gtsc_wake_flags: the claim that crosses wake_bytes. */
+		if (end - tail >= wake && head - tail < wake)
+			bpf_ringbuf_output(&gtsc_arr_bell, &end, sizeof(end), BPF_RB_FORCE_WAKEUP);
+		return e;
+	}
+	return NULL;
+}
+
+/*
+ * Publishes a record by storing its first word (type, size) after the rest:
+ * x86 keeps stores in program order (TSO), so a compiler barrier suffices;
+ * elsewhere an exchange (a full barrier), as gtsc_flight_seq.  The header's
+ * two u16 in one little-endian word (records.h: little endian as produced).
+ */
+static __always_inline void gtsc_arr_commit(void *rec, __u32 word)
+{
+#if defined(__TARGET_ARCH_x86)
+	asm volatile("" ::: "memory");
+	*(volatile __u32 *)rec = word;
+#else
+	__sync_lock_test_and_set((__u32 *)rec, word);
+#endif
+}
+
+static __always_inline __u32 gtsc_arr_word(__u16 type, __u32 size)
+{
+	return type | (size << 16);
+}
+
+static __always_inline bool gtsc_arr_begin_id(struct gtsc_slot *s, __u16 type, __u32 size,
+					      __u64 id)
+{
+	s->rec = gtsc_arr_reserve(s->class, (size + 7) & ~7U, size);
+	if (!s->rec) {
+		gtsc_count(s->class, true);
+		return false;
+	}
+	s->size = gtsc_arr_word(type, size);
+	gtsc_fill_hdr_rest(s->rec, id);
+	return true;
+}
+
+/*
+ * gtsc_output's array path: REC (header filled, SIZE <= MAX bytes) copied
+ * in place, its first word last.  A dynptr over REC and a read from it (a
+ * memcpy; 5.19, as the ring buffer's dynptr path): bpf_probe_read_kernel,
+ * one call, copies a word at a time with faults handled and made the
+ * captured calls dearer than with the ring buffer (openread, bpf_stats:
+ * 405 ns in the programs a call against 370).
+ */
+static __always_inline void gtsc_arr_output(__u32 class, const void *rec, __u32 size, __u32 max)
+{
+	struct bpf_dynptr src;
+	__u8 *dst;
+
+	if (size > max || size < sizeof(struct gtsc_rec_hdr)) {
+		gtsc_count(class, true);
+		return;
+	}
+	dst = gtsc_arr_reserve(class, (size + 7) & ~7U, max);
+	if (!dst) {
+		gtsc_count(class, true);
+		return;
+	}
+	/* Checked above; bounded again for a verifier that lost it in a spill (6.1). */
+	barrier_var(size);
+	if (size > max)
+		size = max;
+	if (size < sizeof(struct gtsc_rec_hdr))
+		size = sizeof(struct gtsc_rec_hdr);
+	bpf_dynptr_from_mem((void *)rec, size, 0, &src);
+	bpf_dynptr_read(dst + 4, size - 4, &src, 4, 0);
+	gtsc_count(class, false); /* before the commit, as gtsc_submit */
+	gtsc_arr_commit(dst, *(const __u32 *)rec);
 }
 
 /* A trigger, at most one per gap: the compare-and-swap elects one CPU when several fire. */
@@ -439,10 +628,16 @@ static __always_inline bool gtsc_reserve_id(struct gtsc_slot *s, __u32 class, __
 					    __u32 size, __u64 id)
 {
 	s->class = class;
+	/* Defined on every path: clang 14 merges the submit paths and would
+	 * spill an undefined register for it, which the verifier refuses. */
+	s->size = 0;
 	/* rodata: the verifier removes the branch a class does not take */
 	s->flight = gtsc_emulated(class);
+	s->arr = gtsc_arr_class(class);
 	if (s->flight)
 		return gtsc_flight_begin_id(s, type, size, id);
+	if (s->arr)
+		return gtsc_arr_begin_id(s, type, size, id);
 	s->ring = gtsc_ring(class);
 	if (!s->ring) {
 		gtsc_count(class, true);
@@ -489,6 +684,11 @@ static __always_inline void gtsc_submit(struct gtsc_slot *s)
 		gtsc_flight_commit(s);
 		return;
 	}
+	if (s->arr) {
+		gtsc_count(s->class, false); /* before the commit: a flush cannot miss it */
+		gtsc_arr_commit(s->rec, s->size);
+		return;
+	}
 	flags = gtsc_wake_flags(s->ring, s->class, ((struct gtsc_rec_hdr *)s->rec)->size);
 	gtsc_count(s->class, false);
 	bpf_ringbuf_submit(s->rec, flags);
@@ -512,6 +712,10 @@ static __always_inline void gtsc_output(__u32 class, const void *rec, __u32 size
 
 	if (gtsc_emulated(class)) {
 		gtsc_flight_output(class, rec, size);
+		return;
+	}
+	if (gtsc_arr_class(class)) {
+		gtsc_arr_output(class, rec, size, max);
 		return;
 	}
 	ring = gtsc_ring(class);

@@ -49,6 +49,11 @@ struct gtsc_class_route {
 	__u32 flight_slots; /* slots per region, a power of two */
 	__u32 head_base;    /* region 0's entry in gtsc_flight_heads */
 	__u32 native;	    /* overwrite mode in BPF_F_RB_OVERWRITE rings of gtsc_orings */
+	/* Discard mode in an array ring (ring=array): the class's regions in gtsc_arr. */
+	__u32 arr;	 /* records go to gtsc_arr, not to a BPF ring buffer */
+	__u32 arr_base;	 /* region 0's first element in gtsc_arr */
+	__u32 arr_elems; /* elements per region, a power of two */
+	__u32 arr_head;	 /* region 0's entry in gtsc_arr_heads */
 };
 
 enum gtsc_chan_mode {
@@ -90,6 +95,40 @@ struct gtsc_flight_slot {
 struct gtsc_flight_head {
 	__u64 pos; /* slots claimed so far */
 	__u64 __pad[7];
+};
+
+/*
+ * Array rings (--channel NAME:ring=array; issue #13's cheaper reserve).  A
+ * discard channel's alternative to BPF_MAP_TYPE_RINGBUF, whose reserve takes
+ * a spinlock with interrupts off: one BPF_F_MMAPABLE array (gtsc_arr) of
+ * large elements, all of one size (2^gtsc_arr_shift bytes), a region of
+ * arr_elems consecutive elements per CPU (or one for a global channel), and
+ * a head per region (gtsc_arr_heads): HEAD, the bytes ever claimed in the
+ * region by the programs, and TAIL, the bytes the recorder has consumed and
+ * zeroed.  A record is written in place at HEAD modulo the region and never
+ * crosses an element: a writer whose record would cross writes
+ * GTSC_ARR_PAD at HEAD and claims from the next element.  A claim is a
+ * compare-and-swap of HEAD against TAIL, so no writer (nested in an
+ * interrupt, or preempted on PREEMPT_RT) can take unread space: a full
+ * region is a counted drop.  The record's first 32-bit word (hdr.type and
+ * hdr.size, never 0 in a record) is stored last: 0 there means claimed and
+ * not yet committed, and the recorder stops at it.  The recorder reads in
+ * order from TAIL and zeroes what it consumed before it publishes TAIL
+ * again, so that unclaimed space is always zero.
+ */
+#define GTSC_ARR_PAD 0xffffffffU /* the rest of the element is empty */
+#define GTSC_ARR_ELEM_MIN (64U << 10) /* holds the largest record (captures, tracepoints) */
+#define GTSC_ARR_ELEM_MAX (4U << 20)  /* KMALLOC_MAX_SIZE of x86-64 before 6.x: the old cap */
+/* Compare-and-swap attempts before a claim counts as a drop: each failure is
+ * another writer's success (a nested or preempting one), so this is rare. */
+#define GTSC_ARR_TRIES 4
+
+/* Head and tail on their own cache lines: programs move one, the recorder the other. */
+struct gtsc_arr_head {
+	__u64 head;
+	__u64 __pad[7];
+	__u64 tail;
+	__u64 __pad2[7];
 };
 
 /*

@@ -79,6 +79,10 @@ static __always_inline void tp_output(const void *rec, __u32 size)
 		gtsc_flight_output(class, rec, size);
 		return;
 	}
+	if (gtsc_arr_class(class)) {
+		gtsc_arr_output(class, rec, size, sizeof(struct gtsc_tp_scratch));
+		return;
+	}
 	ring = gtsc_ring(class);
 	if (!ring || size > sizeof(struct gtsc_tp_scratch)) {
 		gtsc_count(class, true);

@@ -52,6 +52,15 @@ int gt_channel_spec__check(struct gtsc_channel_spec *sp, char *why, size_t why_s
 			 (unsigned long long)sp->ring_bytes);
 		return -ERANGE;
 	}
+	if (sp->ring > GTSC_RING_ARRAY) {
+		snprintf(why, why_sz, "ring is ringbuf or array");
+		return -EINVAL;
+	}
+	if (sp->mode == GTSC_MODE_OVERWRITE && sp->ring == GTSC_RING_ARRAY) {
+		snprintf(why, why_sz, "ring=array is for discard channels: an overwrite channel "
+				      "keeps its own ring");
+		return -EINVAL;
+	}
 	if (sp->mode == GTSC_MODE_OVERWRITE) {
 		if (sp->sub_size && sp->sub_size != GTSC_FLIGHT_SLOT) {
 			snprintf(why, why_sz, "an overwrite channel is made of %d-byte slots: "
@@ -82,6 +91,10 @@ void gt_channel__route(const struct gtsc_channel *ch, struct gtsc_class_route *r
 		.flight_slots = ch->region_slots,
 		.head_base = ch->head_base,
 		.native = ch->native,
+		.arr = ch->arr,
+		.arr_base = ch->arr_base,
+		.arr_elems = ch->arr_elems,
+		.arr_head = ch->arr_head,
 	};
 }
 
@@ -151,6 +164,49 @@ static int layout_flight(struct gtsc_channels *c, struct gtsc_channel *ch, int n
 	return 0;
 }
 
+static bool channel_arr(const struct gtsc_channel *ch)
+{
+	return ch->spec.ring == GTSC_RING_ARRAY && !gtsc_channel__flight(ch);
+}
+
+/*
+ * One element size for every array region (gtsc_arr has one value size):
+ * the smallest array channel's region, at most what the kernel takes.  A
+ * region is then a whole number of elements, and a larger element only
+ * means fewer pads.
+ */
+static void layout_arr_elem(struct gtsc_channels *c)
+{
+	__u64 elem = c->arr_elem_max;
+
+	for (int i = 0; i < c->n; i++) {
+		struct gtsc_channel_spec *sp = &c->ch[i].spec;
+
+		if (!channel_arr(&c->ch[i]))
+			continue;
+		sp->ring_bytes = pow2_at_least(sp->ring_bytes, GTSC_ARR_ELEM_MIN);
+		if (sp->ring_bytes < elem)
+			elem = sp->ring_bytes;
+	}
+	c->arr_elem = elem;
+}
+
+/* After layout_ring (scope, sizes, the drained rings): the channel's regions in gtsc_arr. */
+static int layout_arr(struct gtsc_channels *c, struct gtsc_channel *ch)
+{
+	__u64 elems = ch->spec.ring_bytes / c->arr_elem;
+
+	if (c->nr_arr_elems + elems * ch->nr_rings > 0xffffffffULL)
+		return -E2BIG;
+	ch->arr = true;
+	ch->arr_elems = elems;
+	ch->arr_base = c->nr_arr_elems;
+	ch->arr_head = c->nr_arr_heads;
+	c->nr_arr_elems += elems * ch->nr_rings;
+	c->nr_arr_heads += ch->nr_rings;
+	return 0;
+}
+
 int gt_channels__layout(struct gtsc_channels *c, int nr_cpus)
 {
 	__u32 base = 0;
@@ -158,14 +214,20 @@ int gt_channels__layout(struct gtsc_channels *c, int nr_cpus)
 
 	c->nr_cpus = nr_cpus;
 	c->nr_flight_slots = c->nr_flight_heads = c->nr_flight_regions = c->nr_orings = 0;
+	c->nr_arr_elems = c->nr_arr_heads = 0;
+	layout_arr_elem(c);
 	for (int i = 0; i < c->n; i++) {
 		if (gtsc_channel__flight(&c->ch[i])) {
 			err = layout_flight(c, &c->ch[i], nr_cpus);
 			if (err)
 				return err;
-		} else {
-			layout_ring(&c->ch[i], nr_cpus, &base);
+			continue;
 		}
+		/* an array channel keeps its slots in gtsc_rings, unused: one index for both */
+		layout_ring(&c->ch[i], nr_cpus, &base);
+		err = channel_arr(&c->ch[i]) ? layout_arr(c, &c->ch[i]) : 0;
+		if (err)
+			return err;
 	}
 	c->nr_rings = base;
 	return 0;
@@ -236,6 +298,54 @@ static int ring_create(struct gtsc_channels *c, struct gtsc_ring *r, __u64 bytes
 		return err;
 	ev.data.ptr = r;
 	return epoll_ctl(c->epfd, EPOLL_CTL_ADD, r->fd, &ev) ? -errno : 0;
+}
+
+/*
+ * The array regions (mapped read-write: the recorder zeroes what it read and
+ * publishes its tail) and the doorbell, which joins the channels' epoll.
+ */
+static int arr_create(struct gtsc_channels *c)
+{
+	size_t data_len = (size_t)c->nr_arr_elems * c->arr_elem;
+	size_t heads_len = (size_t)c->nr_arr_heads * sizeof(struct gtsc_arr_head);
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	void *p;
+	int err;
+
+	p = mmap(NULL, data_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->arr_fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	c->arr_data = p;
+	p = mmap(NULL, heads_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->arr_heads_fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	c->arr_heads = p;
+	err = gt_ringbuf__open(&c->bell, c->bell_fd, sysconf(_SC_PAGESIZE));
+	if (err)
+		return err;
+	return epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->bell_fd, &ev) ? -errno : 0;
+}
+
+static void arr_ring_init(struct gtsc_channels *c, const struct gtsc_channel *ch, __u32 j,
+			  struct gtsc_ring *r)
+{
+	char *data = (char *)c->arr_data + (size_t)(ch->arr_base + j * ch->arr_elems) * c->arr_elem;
+
+	r->arr = true;
+	gt_arrbuf__init(&r->ab, &c->arr_heads[ch->arr_head + j], data, ch->spec.ring_bytes,
+			c->arr_elem);
+}
+
+/*
+ * A ring buffer's slot, whose own ring gt_channels__sync puts back (the
+ * programs see no change), or -1 when every channel is an array or flight.
+ */
+static int sync_slot(const struct gtsc_channels *c)
+{
+	for (__u32 i = 0; c->rings && i < c->nr_rings; i++)
+		if (c->rings[i].fd > 0)
+			return i;
+	return -1;
 }
 
 /* Without a ring, gt_channels__sync still needs a slot to update. */
@@ -327,6 +437,9 @@ int gt_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink 
 		return -errno;
 	for (__u32 i = 0; i < c->nr_rings; i++)
 		c->rings[i].fd = -1;
+	err = c->nr_arr_heads ? arr_create(c) : 0;
+	if (err)
+		return err;
 	for (int i = 0; i < c->n; i++) {
 		struct gtsc_channel *ch = &c->ch[i];
 
@@ -336,12 +449,35 @@ int gt_channels__create(struct gtsc_channels *c, int outer_fd, struct gtsc_sink 
 			r->owner = c;
 			r->channel = i;
 			r->cpu = ch->spec.global ? (__u32)-1 : j;
+			if (ch->arr) {
+				arr_ring_init(c, ch, j, r);
+				continue;
+			}
 			err = ring_create(c, r, ch->spec.ring_bytes, outer_fd, ch->ring_base + j);
 			if (err)
 				return err;
 		}
 	}
-	return 0;
+	return sync_slot(c) < 0 ? barrier_create(c) : 0;
+}
+
+static int bell_record(void *ctx, void *data, size_t size)
+{
+	return 0; /* a doorbell's records only woke us */
+}
+
+static long ring_consume(struct gtsc_ring *r)
+{
+	if (r->arr)
+		return gt_arrbuf__consume(&r->ab, ring_record, r);
+	return gt_ringbuf__consume(&r->rb, ring_record, r);
+}
+
+static bool ring_backlog(const struct gtsc_ring *r)
+{
+	if (r->arr)
+		return gtsc_arrbuf__pending(&r->ab) > r->ab.size / 4;
+	return gtsc_ringbuf__pending(&r->rb) > r->rb.size / 4;
 }
 
 int gt_channels__drain(struct gtsc_channels *c, int timeout_ms)
@@ -357,8 +493,10 @@ int gt_channels__drain(struct gtsc_channels *c, int timeout_ms)
 		return -errno;
 	c->round_ts = gtsc_mono_ns();
 	c->backlog = false;
+	if (c->bell.data) /* level-triggered: an unread doorbell would wake every wait */
+		gt_ringbuf__consume(&c->bell, bell_record, NULL);
 	for (__u32 i = 0; i < c->nr_rings; i++) {
-		long k = gt_ringbuf__consume(&c->rings[i].rb, ring_record, &c->rings[i]);
+		long k = ring_consume(&c->rings[i]);
 
 		if (c->sink_err)
 			return c->sink_err;
@@ -370,7 +508,7 @@ int gt_channels__drain(struct gtsc_channels *c, int timeout_ms)
 		 * the rest.
 		 */
 		if (k == -EAGAIN)
-			c->backlog |= gtsc_ringbuf__pending(&c->rings[i].rb) > c->rings[i].rb.size / 4;
+			c->backlog |= ring_backlog(&c->rings[i]);
 		else if (k < 0 && k != -EINTR)
 			return k;
 		else if (k > 0)
@@ -396,14 +534,14 @@ __u64 gt_channels__malformed(const struct gtsc_channels *c)
 	__u64 sum = 0;
 
 	for (__u32 i = 0; c->rings && i < c->nr_rings; i++)
-		sum += c->rings[i].malformed;
+		sum += c->rings[i].malformed + c->rings[i].ab.damaged;
 	return sum;
 }
 
 int gt_channels__sync(struct gtsc_channels *c)
 {
-	__u32 slot = 0;
-	int fd = !c->nr_rings ? c->barrier_fd : c->rings ? c->rings[0].fd : -1;
+	int i = sync_slot(c), fd = i < 0 ? c->barrier_fd : c->rings[i].fd;
+	__u32 slot = i < 0 ? 0 : i;
 
 	if (fd <= 0)
 		return -EBADF;
@@ -427,9 +565,21 @@ static void orings_free(struct gtsc_channels *c)
 	c->otmpl_fd = 0;
 }
 
+static void arr_free(struct gtsc_channels *c)
+{
+	if (c->arr_data)
+		munmap(c->arr_data, (size_t)c->nr_arr_elems * c->arr_elem);
+	if (c->arr_heads)
+		munmap(c->arr_heads, (size_t)c->nr_arr_heads * sizeof(*c->arr_heads));
+	gt_ringbuf__close(&c->bell);
+	c->arr_data = NULL;
+	c->arr_heads = NULL;
+}
+
 void gt_channels__free(struct gtsc_channels *c)
 {
 	orings_free(c);
+	arr_free(c);
 	if (c->rings) {
 		for (__u32 i = 0; i < c->nr_rings; i++) {
 			gt_ringbuf__close(&c->rings[i].rb);

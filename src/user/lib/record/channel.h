@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include "gtsc/gtsc.h"
 #include "gtsc_shared.h"
+#include "arraybuf.h"
 #include "ringbuf.h"
 #include "sink.h"
 
@@ -37,6 +38,7 @@ struct gtsc_channel_spec {
 	__u32 mode;	  /* enum gtsc_chan_mode */
 	__u32 nr_sub;	  /* 0: from sub_size (layout fills both) */
 	__u64 sub_size;	  /* 0: the mode's default */
+	__u32 ring;	  /* enum gtsc_channel_ring (gtsc/gtsc.h): a BPF ring buffer or an array */
 };
 
 /* Now on the records' clock: CLOCK_MONOTONIC is bpf_ktime_get_ns()'s. */
@@ -52,8 +54,10 @@ struct gtsc_ring {
 	struct gtsc_channels *owner;
 	__u32 channel;
 	__u32 cpu; /* (__u32)-1 for a global ring */
-	int fd;
+	int fd;	   /* -1 for an array region: no map of its own */
 	struct gtsc_ringbuf rb; /* one per ring: a round can stop one ring, not all */
+	struct gtsc_arrbuf ab;	/* an array channel's region, in place of rb */
+	bool arr;
 	__u64 consumed;
 	__u64 malformed; /* records whose header disagreed with their size or type */
 };
@@ -81,6 +85,10 @@ struct gtsc_channel {
 	__u32 flight_base;  /* emulated flight: first slot of region 0 in gtsc_flight */
 	__u32 region_slots; /* flight: 64-byte slots per region (native: its bytes / 64) */
 	__u32 head_base;    /* emulated flight: region 0's entry in gtsc_flight_heads */
+	bool arr;	    /* ring=array: regions of gtsc_arr instead of BPF rings */
+	__u32 arr_base;	    /* array: region 0's first element */
+	__u32 arr_elems;    /* array: elements per region */
+	__u32 arr_head;	    /* array: region 0's entry in gtsc_arr_heads */
 };
 
 struct gtsc_channels {
@@ -93,6 +101,14 @@ struct gtsc_channels {
 	__u32 nr_flight_regions; /* every flight region, native or emulated */
 	bool native_flight;	 /* before layout: flight channels take native rings */
 	__u32 nr_orings;	 /* native flight rings: gtsc_orings' size */
+	__u32 arr_elem_max;	 /* before layout: the kernel's largest array ring element */
+	__u32 arr_elem;		 /* every array region's element size (a power of two) */
+	__u32 nr_arr_elems;	 /* gtsc_arr's size */
+	__u32 nr_arr_heads;	 /* gtsc_arr_heads' size */
+	int arr_fd, arr_heads_fd, bell_fd; /* set before create when nr_arr_heads */
+	void *arr_data;		 /* gtsc_arr, mapped read-write (the recorder zeroes) */
+	struct gtsc_arr_head *arr_heads; /* gtsc_arr_heads, mapped read-write (tails) */
+	struct gtsc_ringbuf bell;	 /* the doorbell ring: drained and ignored */
 	struct gtsc_oring *orings;
 	int orings_fd;	/* gtsc_orings, set before create */
 	int otmpl_fd;	/* an overwrite ring: gtsc_orings' inner template */

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "gtsc/gtsc.h"
 #include "feature_probe.h"
+#include "gtsc_shared.h"
 #include "strbuf.h"
 
 static const char *const feat_names[GTSC_FEAT_MAX] = {
@@ -30,6 +31,7 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_BPF_PREEMPTIBLE] = "bpf_preemptible",
 	[GTSC_FEAT_TRACEPOINT] = "tracepoint",
 	[GTSC_FEAT_TASK_STORAGE] = "task_storage",
+	[GTSC_FEAT_ARRAY_RING] = "array_ring",
 };
 
 /* Attach probes go here: traceable and in BTF on every kernel since 5.10. */
@@ -154,6 +156,58 @@ static bool probe_tp_btf_void_arg(const struct btf *vmlinux)
 	};
 
 	return probe_tp_btf_prog(vmlinux, "kfree", insns, 3);
+}
+
+/*
+ * ring=array (gtsc_shared.h): the largest element, GTSC_ARR_ELEM_MAX down
+ * to GTSC_ARR_ELEM_MIN, of an mmapable array this kernel creates (6.18
+ * takes up to 1 GiB; older kernels cap a value at KMALLOC_MAX_SIZE, 4 MiB
+ * on x86-64), 0 if none; then whether a program may compare-and-swap.
+ */
+static __u32 probe_arr_elem(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = BPF_F_MMAPABLE);
+
+	for (__u32 sz = GTSC_ARR_ELEM_MAX; sz >= GTSC_ARR_ELEM_MIN; sz /= 2) {
+		int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "gtsc_probe", 4, sz, 1, &o);
+
+		if (fd >= 0) {
+			close(fd);
+			return sz;
+		}
+	}
+	return 0;
+}
+
+static bool probe_cmpxchg(void)
+{
+	const struct bpf_insn insns[] = {
+		/* *(u64 *)(r10 - 8) = 0; r0 = 0; r0 = cmpxchg(r10 - 8, r0, r1 = 1) */
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
+		  .off = -8, .imm = BPF_CMPXCHG },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, "gtsc_probe", "GPL", insns, 6, NULL);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void probe_array_ring(struct gtsc_features *f)
+{
+	f->arr_elem_max = probe_arr_elem();
+	if (!f->arr_elem_max)
+		feat_set(f, GTSC_FEAT_ARRAY_RING, false,
+			 "no BPF_F_MMAPABLE arrays (needs Linux 5.5)");
+	else
+		feat_set(f, GTSC_FEAT_ARRAY_RING, probe_cmpxchg(),
+			 "no BPF compare-and-exchange (needs Linux 5.12)");
 }
 
 /*
@@ -352,6 +406,7 @@ int gt_features__init(struct gtsc_features *f)
 	feat_set(f, GTSC_FEAT_TASK_STORAGE,
 		 libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1,
 		 "no BPF task storage (needs Linux 5.11)");
+	probe_array_ring(f);
 	features_off(f);
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 
 struct btf;
 struct strbuf;
@@ -30,6 +31,7 @@ enum gtsc_feature {
 	GTSC_FEAT_BPF_PREEMPTIBLE, /* syscall programs preemptible: PREEMPT_RT, 7.x */
 	GTSC_FEAT_TRACEPOINT,	/* classic tracepoint programs with attach cookies (-e GROUP:NAME, 5.15) */
 	GTSC_FEAT_TASK_STORAGE, /* BPF_MAP_TYPE_TASK_STORAGE (5.11): for the compatibility table */
+	GTSC_FEAT_ARRAY_RING,	/* ring=array: BPF_F_MMAPABLE arrays (5.5), BPF cmpxchg (5.12) */
 	GTSC_FEAT_MAX,
 };
 
@@ -38,6 +40,7 @@ struct gtsc_features {
 	bool has[GTSC_FEAT_MAX];
 	char why[GTSC_FEAT_MAX][96]; /* one phrase when missing */
 	char tracefs[64];	     /* mount point, "" if none */
+	__u32 arr_elem_max;	     /* largest array ring element this kernel takes */
 	struct btf *vmlinux;	     /* kernel BTF, NULL without GTSC_FEAT_BTF */
 };
 

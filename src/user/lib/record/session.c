@@ -129,6 +129,37 @@ static int check_ring_memory(struct gtsc_session *s)
 	return -ENOMEM;
 }
 
+/*
+ * GTSC_RING=array (or ringbuf) says what a channel's default ring is, so
+ * that a whole test lane or bench runs with the array rings on every
+ * discard channel, as GTSC_FEATURES_OFF runs the code for older kernels.
+ */
+static void default_rings(struct gtsc_channels *c)
+{
+	const char *env = getenv("GTSC_RING");
+	__u32 ring = env && !strcmp(env, "array") ? GTSC_RING_ARRAY : GTSC_RING_RINGBUF;
+
+	for (int i = 0; i < c->n; i++)
+		if (c->ch[i].spec.ring == GTSC_RING_DEFAULT)
+			c->ch[i].spec.ring = c->ch[i].spec.mode == GTSC_MODE_DISCARD ? ring
+										      : GTSC_RING_RINGBUF;
+}
+
+/* ring=array where the kernel cannot: one sentence, not a load failure. */
+static int check_arr_channels(struct gtsc_session *s)
+{
+	default_rings(&s->chans);
+	for (int i = 0; i < s->chans.n; i++) {
+		if (s->chans.ch[i].spec.ring != GTSC_RING_ARRAY ||
+		    s->feat.has[GTSC_FEAT_ARRAY_RING])
+			continue;
+		slog(s, GTSC_LOG_WARN, "channel %s: ring=array cannot be used on this kernel: %s",
+		     s->chans.ch[i].spec.name, s->feat.why[GTSC_FEAT_ARRAY_RING]);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 static int setup_channels(struct gtsc_session *s)
 {
 	const struct gtsc_engine_opts *o = &s->opts;
@@ -165,7 +196,11 @@ static int setup_channels(struct gtsc_session *s)
 		if (err < 0)
 			return err;
 	}
+	err = check_arr_channels(s);
+	if (err)
+		return err;
 	s->chans.native_flight = s->feat.has[GTSC_FEAT_RINGBUF_OVERWRITE];
+	s->chans.arr_elem_max = s->feat.arr_elem_max;
 	err = gt_channels__layout(&s->chans, s->nr_cpus);
 	if (err)
 		slog(s, GTSC_LOG_WARN, "the flight channels are too large (4G slots at most)");
@@ -193,6 +228,13 @@ static int setup_flight(struct gtsc_session *s)
 			return fd;
 		}
 	}
+	/* array rings: without any, gtsc_arr stays one page */
+	if (c->nr_arr_heads) {
+		bpf_map__set_value_size(s->skel->maps.gtsc_arr, c->arr_elem);
+		ro->gtsc_arr_shift = __builtin_ctz(c->arr_elem);
+	}
+	bpf_map__set_max_entries(s->skel->maps.gtsc_arr, c->nr_arr_elems ?: 1);
+	bpf_map__set_max_entries(s->skel->maps.gtsc_arr_heads, c->nr_arr_heads ?: 1);
 	bpf_map__set_max_entries(s->skel->maps.gtsc_flight, c->nr_flight_slots ?: 1);
 	bpf_map__set_max_entries(s->skel->maps.gtsc_flight_heads, c->nr_flight_heads ?: 1);
 	/* per CPU and nesting level, a record's worth: not for sessions that never use it */
@@ -506,6 +548,9 @@ struct gtsc_session *gt_session__open_sink(const struct gtsc_engine_opts *opts,
 	if (err)
 		goto fail;
 	s->chans.orings_fd = bpf_map__fd(s->skel->maps.gtsc_orings);
+	s->chans.arr_fd = bpf_map__fd(s->skel->maps.gtsc_arr);
+	s->chans.arr_heads_fd = bpf_map__fd(s->skel->maps.gtsc_arr_heads);
+	s->chans.bell_fd = bpf_map__fd(s->skel->maps.gtsc_arr_bell);
 	err = gt_channels__create(&s->chans, bpf_map__fd(s->skel->maps.gtsc_rings), sink);
 	if (err) {
 		slog(s, GTSC_LOG_WARN, "creating the ring buffers failed: %s (too large for memory?)",

@@ -52,6 +52,7 @@ static int channel_spec(const struct gtsc_channel_opts *c, struct gtsc_channel_s
 	sp->mode = OPTS_GET(c, mode, GTSC_CHANNEL_DISCARD);
 	sp->sub_size = OPTS_GET(c, sub_size, 0);
 	sp->nr_sub = OPTS_GET(c, nr_sub, 0);
+	sp->ring = OPTS_GET(c, ring, GTSC_RING_DEFAULT);
 	return gt_channel_spec__check(sp, why, why_sz);
 }
 
@@ -224,8 +225,13 @@ static int channel_key(struct gtsc_channel_spec *c, const char *tok, char *why, 
 		c->mode = !strcmp(tok, "mode=overwrite") ? GTSC_MODE_OVERWRITE : GTSC_MODE_DISCARD;
 		return 0;
 	}
+	if (!strcmp(tok, "ring=ringbuf") || !strcmp(tok, "ring=array")) {
+		c->ring = !strcmp(tok, "ring=array") ? GTSC_RING_ARRAY : GTSC_RING_RINGBUF;
+		return 0;
+	}
 	snprintf(why, why_sz, "'%s' is not size=SIZE, scope=percpu|global, "
-			      "mode=discard|overwrite, sub_size=BYTES or nr_sub=N", tok);
+			      "mode=discard|overwrite, ring=ringbuf|array, sub_size=BYTES or nr_sub=N",
+		 tok);
 	return -EINVAL;
 }
 
