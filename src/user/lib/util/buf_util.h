@@ -69,8 +69,17 @@ static inline __attribute__((always_inline)) void buf_digits(struct gtsc_buf *b,
 	char tmp[24], *d;
 	int n = 1;
 
-	for (__u64 t = v / base; t; t /= base)
-		n++;
+	if (base == 10) { /* counted by comparisons: no multiply a digit */
+		for (__u64 p = 10; n < 20 && v >= p; p *= 10)
+			n++;
+	} else if (base == 16 || base == 8) {
+		int bits = 64 - __builtin_clzll(v | 1), per = base == 16 ? 4 : 3;
+
+		n = (bits + per - 1) / per;
+	} else {
+		for (__u64 t = v / base; t; t /= base)
+			n++;
+	}
 	if (n < min_digits)
 		n = min_digits;
 	if ((size_t)n <= b->cap - b->len) {
