@@ -52,15 +52,8 @@ BG=""
 [ -z "$BASE" ] || [ -x "$BASE" ] || { echo "report_speed: no $BASE" >&2; exit 1; }
 mkdir -p "$OUT"
 TMP=$(mktemp -d "${BENCH_TMP:-/dev/shm}/gtsc-report-speed.XXXXXX")
-
-cleanup() {
-	local p
-	for p in $BG; do
-		kill "$p" 2> /dev/null || true
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+# BG as it is at exit: the recorders still running
+trap 'kill $BG 2> /dev/null || true; rm -rf "$TMP"' EXIT
 
 cc -O2 -Wall -Wextra -o "$OUT/openread" bench/workloads/openread.c
 echo hello > "$TMP/file"
