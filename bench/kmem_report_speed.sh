@@ -20,6 +20,13 @@
 # Knobs: KMEM_SECS=4 KMEM_LONG=4 KMEM_JOBS=2 KMEM_RUNS=3 KMEM_TMP=dir
 # KMEM_REUSE=1 with KMEM_TMP: analyse the traces a previous run left in
 # KMEM_TMP again instead of recording new ones (to compare builds).
+# BASE=another gtsc-bpf: issue #12's reading goal.  BASE (the build before
+# the goal, fc315b6: LZ4) records with its own defaults at the same time as
+# gtsc-bpf and perf; then, runs alternating, BASE analyses its trace, GTSC
+# its own and GTSC BASE's.  Both builds must print BASE's trace the same,
+# byte for byte (else exit 1).  Printed: medians, and "goal x", GTSC's
+# events per CPU second on its trace over BASE's on its own (>= 1.00: MET),
+# "strict x" the same against GTSC on BASE's (LZ4) trace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +35,7 @@ LONG=${KMEM_LONG:-4}
 JOBS=${KMEM_JOBS:-2}
 RUNS=${KMEM_RUNS:-3}
 GTSC=${GTSC:-./gtsc-bpf}
+BASE=${BASE:-}
 OUT=${OUTPUT:-.output}/bench
 TMP=${KMEM_TMP:-$(mktemp -d /var/tmp/gtsc-kmem-bench.XXXXXX)}
 LOAD=$OUT/kmem_load
@@ -68,40 +76,50 @@ workload() {
 start_gtsc() {
 	local out=$1
 	shift
-	"$GTSC" record -e kmem -a -o "$out" "$@" 2> "$out.err" &
+	"${REC:-$GTSC}" record -e kmem -a -o "$out" "$@" 2> "$out.err" &
 	gpid=$!
 	BG="$BG $gpid"
 	until grep -q recording "$out.err" 2> /dev/null; do sleep 0.1; done
 }
 
-# record NAME SECONDS: $TMP/NAME.gtsc and NAME.perf of one run, NAME.raw.gtsc of another.
+# record NAME SECONDS: $TMP/NAME.gtsc and NAME.perf (and BASE's NAME.base.gtsc) of one run,
+# NAME.raw.gtsc of another.
 record() {
-	local name=$1 secs=$2 ppid
+	local name=$1 secs=$2 ppid bpid=""
 
+	if [ -n "$BASE" ]; then
+		REC=$BASE start_gtsc "$TMP/$name.base.gtsc"
+		bpid=$gpid
+	fi
 	start_gtsc "$TMP/$name.gtsc"
 	perf record -q -a -m 64M -e "$EVENTS" -o "$TMP/$name.perf" 2> "$TMP/$name.perr" &
 	ppid=$!
 	BG="$BG $ppid"
 	sleep 1 # perf has no readiness signal here; it is up well within a second
 	workload "$secs"
-	kill -INT "$ppid" "$gpid"
-	wait "$ppid" "$gpid" || true
+	kill -INT "$ppid" "$gpid" $bpid
+	wait "$ppid" "$gpid" $bpid || true
 	start_gtsc "$TMP/$name.raw.gtsc" --no-compress
 	workload "$secs"
 	kill -INT "$gpid"
 	wait "$gpid" || true
 }
 
+# measure_one CMD...: "cpu_s wall_s max_rss_kib" of one run.
+measure_one() {
+	/usr/bin/time -v "$@" > /dev/null 2> "$TMP/time" || true
+	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0
+			for (i = 1; i <= n; i++) s = s * 60 + t[i]; w = s }
+		/User time/ { u = $2 } /System time/ { y = $2 }
+		/Maximum resident set size/ { r = $2 }
+		END { printf "%.3f %.3f %d\n", u + y, w, r }' "$TMP/time"
+}
+
 # measure CMD...: "cpu_s wall_s max_rss_kib" of the run with the least CPU of RUNS.
 measure() {
-	local best="" i line
-	for i in $(seq "$RUNS"); do
-		/usr/bin/time -v "$@" > /dev/null 2> "$TMP/time" || true
-		line=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0
-				for (i = 1; i <= n; i++) s = s * 60 + t[i]; w = s }
-			/User time/ { u = $2 } /System time/ { y = $2 }
-			/Maximum resident set size/ { r = $2 }
-			END { printf "%.3f %.3f %d\n", u + y, w, r }' "$TMP/time")
+	local best="" line
+	for _ in $(seq "$RUNS"); do
+		line=$(measure_one "$@")
 		if [ -z "$best" ] || awk -v a="$line" -v b="$best" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; then
 			best=$line
 		fi
@@ -128,7 +146,9 @@ need perf
 need /usr/bin/time
 mkdir -p "$OUT"
 cc -O2 -Wall -D_GNU_SOURCE -o "$LOAD" tests/live/kmem_load.c
-if [ -n "${KMEM_REUSE:-}" ] && [ -n "${KMEM_TMP:-}" ] && [ -s "$TMP/long.raw.gtsc" ]; then
+[ -z "$BASE" ] || [ -x "$BASE" ] || { echo "bench/kmem_report_speed.sh: no $BASE" >&2; exit 1; }
+if [ -n "${KMEM_REUSE:-}" ] && [ -n "${KMEM_TMP:-}" ] && [ -s "$TMP/long.raw.gtsc" ] &&
+	{ [ -z "$BASE" ] || [ -s "$TMP/long.base.gtsc" ]; }; then
 	echo "# reusing the traces in $TMP"
 else
 	echo "# recording: $JOBS kmem_load jobs for $SECS s and for $((SECS * LONG)) s"
@@ -158,3 +178,44 @@ for name in short long; do
 			printf "  per event and wall second, gtsc-bpf is %.1fx (compressed) and %.1fx (raw) as fast as perf\n",
 				(ge / gw) / (pe / pw), (re / rw) / (pe / pw) }'
 done
+
+[ -n "$BASE" ] || exit 0
+
+# goal NAME: issue #12's reading goal on NAME's traces (see BASE above).
+goal() {
+	local name=$1 f be ge
+	"$BASE" report -i "$TMP/$name.base.gtsc" --kmem --caller -n 0 > "$TMP/out.base" 2>&1 || true
+	"$GTSC" report -i "$TMP/$name.base.gtsc" --kmem --caller -n 0 > "$TMP/out.new" 2>&1 || true
+	if ! cmp -s "$TMP/out.base" "$TMP/out.new"; then
+		echo "bench/kmem_report_speed.sh: --kmem of $name.base.gtsc: $GTSC and $BASE print differently" >&2
+		exit 1
+	fi
+	be=$(gtsc_events "$TMP/$name.base.gtsc")
+	ge=$(gtsc_events "$TMP/$name.gtsc")
+	rm -f "$TMP"/times.*
+	for _ in $(seq "$RUNS"); do
+		measure_one "$BASE" report -i "$TMP/$name.base.gtsc" --kmem --caller -n 0 >> "$TMP/times.b"
+		measure_one "$GTSC" report -i "$TMP/$name.gtsc" --kmem --caller -n 0 >> "$TMP/times.n"
+		measure_one "$GTSC" report -i "$TMP/$name.base.gtsc" --kmem --caller -n 0 >> "$TMP/times.l"
+	done
+	for f in b n l; do
+		awk '{ print $1 }' "$TMP/times.$f" | sort -g | awk '{ v[NR] = $1 } END { printf "%s ", v[int((NR + 1) / 2)] }'
+		awk '{ print $2 }' "$TMP/times.$f" | sort -g | awk '{ v[NR] = $1 } END { printf "%s\n", v[int((NR + 1) / 2)] }'
+	done > "$TMP/medians"
+	awk -v name="$name" -v be="$be" -v ge="$ge" '
+		{ c[NR] = $1; w[NR] = $2 }
+		END {
+			goal = (ge / c[2]) / (be / c[1]); strict = (ge / c[2]) / (be / c[3])
+			printf "%-6s %9d %7.3f %7.3f %9d %7.3f %7.3f %7.3f %7.3f %6.2fx %6.2fx  %s\n", name,
+				be, c[1], w[1], ge, c[2], w[2], c[3], w[3], goal, strict,
+				(goal >= 1 ? "MET" : "NOT MET")
+		}' "$TMP/medians"
+}
+
+echo
+printf '# issue #12 reading goal, report --kmem --caller -n 0: %s (its default codec) against %s (its own); load %s, medians of %s alternating\n' \
+	"$GTSC" "$BASE" "$(cut -d' ' -f1 /proc/loadavg)" "$RUNS"
+printf '%-6s %9s %7s %7s %9s %7s %7s %7s %7s %7s %7s  %s\n' trace "base ev" basecpu basewall \
+	"new ev" newcpu newwall lz4cpu lz4wall "goal x" strict verdict
+goal short
+goal long

@@ -74,10 +74,49 @@ static void test_cut(struct test_ctx *t)
 	CHECK(t, b.len == 7 && b.lost == 7, "len %zu lost %zu, expected 7 and 7", b.len, b.lost);
 }
 
+/* Numbers at their digit-count edges, as printf writes them; cut lines keep what fits. */
+static void test_numbers(struct test_ctx *t)
+{
+	static const __u64 u[] = { 0, 7, 8, 9, 10, 15, 16, 99, 100, 999999, 1000000,
+				   9999999999999999999ULL, 10000000000000000000ULL, ~0ULL };
+	char out[64], want[64];
+	struct gtsc_buf b;
+
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		b = (struct gtsc_buf){ out, 0, sizeof(out) - 1 };
+		gtsc_buf__putu(&b, u[i]);
+		gtsc_buf__putc(&b, ' ');
+		gtsc_buf__puti(&b, -(__s64)u[i]);
+		gtsc_buf__putc(&b, ' ');
+		gtsc_buf__putx(&b, u[i]);
+		out[b.len] = '\0';
+		snprintf(want, sizeof(want), "%llu %lld %#llx", (unsigned long long)u[i],
+			 (long long)-(__s64)u[i], (unsigned long long)u[i]);
+		CHECK(t, !strcmp(out, want), "'%s', expected '%s'", out, want);
+	}
+	b = (struct gtsc_buf){ out, 0, sizeof(out) - 1 };
+	gtsc_buf__put_secs(&b, -1500000, 10);
+	gtsc_buf__put_secs(&b, 12000001000LL, 0);
+	out[b.len] = '\0';
+	CHECK(t, !strcmp(out, " -0.00150012.000001"), "put_secs gave '%s'", out);
+	b = (struct gtsc_buf){ out, 0, 3 };
+	gtsc_buf__putu(&b, 12345);
+	CHECK(t, b.len == 3 && b.lost == 2 && !memcmp(out, "123", 3), "cut number: len %zu lost %zu",
+	      b.len, b.lost);
+	for (size_t n = 0; n <= 20; n++) {
+		b = (struct gtsc_buf){ out, 0, sizeof(out) - 1 };
+		memset(out, '.', sizeof(out));
+		gtsc_buf__putmem(&b, "abcdefghijklmnopqrstuvwxyz", n);
+		CHECK(t, b.len == n && !memcmp(out, "abcdefghijklmnopqrstuvwxyz", n) && out[n] == '.',
+		      "putmem of %zu bytes", n);
+	}
+}
+
 static const struct test_case cases[] = {
 	{ "text", test_text },
 	{ "json", test_json },
 	{ "cut", test_cut },
+	{ "numbers", test_numbers },
 };
 
 int main(void)

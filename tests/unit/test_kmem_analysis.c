@@ -305,6 +305,40 @@ static void test_objmap_tombstones(struct test_ctx *t)
 	gt_kmem_objmap__free(&m);
 }
 
+/*
+ * A table growing to eight times its first size (a mapped table grows where
+ * it is, kmem_map.c): every live object and tombstone is found after each
+ * doubling, and no slot holds a stale copy (the live count is exact).
+ */
+static void test_objmap_growth(struct test_ctx *t)
+{
+	struct kmem_objmap m = {};
+	const size_t n = 300000, first = 1u << 17;
+	size_t bad = 0;
+	struct kmem_obj *o;
+
+	for (size_t i = 0; i < n; i++) {
+		o = kmem_objmap__lookup(&m, K, PTR(i));
+		if (!o)
+			break;
+		o->ts = i + 1;
+		kmem_objmap__set(&m, o, i % 4 ? KMEM_OBJ_LIVE : KMEM_OBJ_FREED);
+	}
+	CHECK(t, m.cap >= 8 * first, "the table has %zu slots, wanted at least %zu", m.cap,
+	      8 * first);
+	CHECK(t, m.live == n - n / 4, "live %zu of %zu", m.live, n - n / 4);
+	for (size_t i = 0; i < n; i++) {
+		o = gt_kmem_objmap__peek(&m, K, PTR(i));
+		bad += !o || o->ts != i + 1 || o->state != (i % 4 ? KMEM_OBJ_LIVE : KMEM_OBJ_FREED);
+	}
+	CHECK(t, bad == 0, "%zu of %zu objects lost or changed by the growth", bad, n);
+	bad = 0;
+	for (size_t i = 0; i < m.cap; i++)
+		bad += m.slot[i].state == KMEM_OBJ_LIVE;
+	CHECK(t, bad == m.live, "%zu live slots for %zu live objects", bad, m.live);
+	gt_kmem_objmap__free(&m);
+}
+
 static void test_kfree_cache_legality(struct test_ctx *t)
 {
 	CHECK(t, gtsc_kmem_kfree_cache_legal("6.18.44-fc-v669") == 1, "6.18");
@@ -506,6 +540,7 @@ static const struct test_case cases[] = {
 	{ "bounded_memory", test_bounded_memory },
 	{ "stream_batches", test_stream_batches },
 	{ "objmap_tombstones", test_objmap_tombstones },
+	{ "objmap_growth", test_objmap_growth },
 	{ "kfree_cache_legality", test_kfree_cache_legality },
 	{ "gfp_eval", test_gfp_eval },
 	{ "gfp_from_formats", test_gfp_from_formats },

@@ -8,30 +8,22 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#define GTSC_BUF_EXPORTS /* this file defines them */
 #include "buf_util.h"
 
 GTSC_API void gtsc_buf__putmem(struct gtsc_buf *b, const void *s, size_t n)
 {
-	if (n > b->cap - b->len) {
-		b->lost += n - (b->cap - b->len);
-		n = b->cap - b->len;
-	}
-	if (n) /* a zero-sized line may have no memory at all */
-		memcpy(b->p + b->len, s, n);
-	b->len += n;
+	buf_putmem(b, s, n);
 }
 
 GTSC_API void gtsc_buf__putc(struct gtsc_buf *b, char c)
 {
-	if (b->len < b->cap)
-		b->p[b->len++] = c;
-	else
-		b->lost++;
+	buf_putc(b, c);
 }
 
 GTSC_API void gtsc_buf__puts(struct gtsc_buf *b, const char *s)
 {
-	gtsc_buf__putmem(b, s, strlen(s));
+	buf_puts(b, s);
 }
 
 GTSC_API void gtsc_buf__putu(struct gtsc_buf *b, __u64 v)
@@ -41,18 +33,13 @@ GTSC_API void gtsc_buf__putu(struct gtsc_buf *b, __u64 v)
 
 GTSC_API void gtsc_buf__puti(struct gtsc_buf *b, __s64 v)
 {
-	if (v < 0) {
-		gtsc_buf__putc(b, '-');
-		buf_digits(b, -(__u64)v, 10, 1);
-		return;
-	}
-	buf_digits(b, v, 10, 1);
+	buf_puti(b, v);
 }
 
 GTSC_API void gtsc_buf__putx(struct gtsc_buf *b, __u64 v)
 {
 	if (v)
-		gtsc_buf__puts(b, "0x");
+		buf_puts(b, "0x");
 	buf_digits(b, v, 16, 1);
 }
 
@@ -63,13 +50,13 @@ GTSC_API void gtsc_buf__put_secs(struct gtsc_buf *b, __s64 ns, int width)
 	struct gtsc_buf t = { tmp, 0, sizeof(tmp) - 1, 0 };
 
 	if (ns < 0)
-		gtsc_buf__putc(&t, '-');
-	gtsc_buf__putu(&t, a / 1000000000);
-	gtsc_buf__putc(&t, '.');
+		buf_putc(&t, '-');
+	buf_digits(&t, a / 1000000000, 10, 1);
+	buf_putc(&t, '.');
 	buf_digits(&t, a % 1000000000 / 1000, 10, 6);
 	for (int i = (int)t.len; i < width; i++)
-		gtsc_buf__putc(b, ' ');
-	gtsc_buf__putmem(b, tmp, t.len);
+		buf_putc(b, ' ');
+	buf_putmem(b, tmp, t.len);
 }
 
 /*
@@ -118,7 +105,7 @@ static void put_octal(struct gtsc_buf *b, __u8 c, const __u8 *next, const __u8 *
 {
 	bool digit_next = next < end && *next >= '0' && *next <= '9';
 
-	gtsc_buf__putc(b, '\\');
+	buf_putc(b, '\\');
 	buf_digits(b, c, 8, digit_next ? 3 : 1);
 }
 
@@ -133,16 +120,16 @@ GTSC_API void gtsc_buf__put_text(struct gtsc_buf *b, const void *str, size_t n)
 		__u32 cp;
 
 		if (len) {
-			gtsc_buf__putmem(b, s, len);
+			buf_putmem(b, s, len);
 			s += len;
 			continue;
 		}
 		len = 1;
 		if (c_esc[*s]) {
-			gtsc_buf__putc(b, '\\');
-			gtsc_buf__putc(b, c_esc[*s]);
+			buf_putc(b, '\\');
+			buf_putc(b, c_esc[*s]);
 		} else if (*s >= 0x80 && (len = utf8_len(s, end - s, &cp)) && cp >= 0xa0) {
-			gtsc_buf__putmem(b, s, len);
+			buf_putmem(b, s, len);
 		} else {
 			/* C0, DEL, a C1 control in UTF-8 (each of its bytes), not UTF-8 */
 			len = len ?: 1;
@@ -157,38 +144,38 @@ GTSC_API void gtsc_buf__put_json(struct gtsc_buf *b, const void *str, size_t n)
 {
 	const __u8 *s = str, *end = s + n;
 
-	gtsc_buf__putc(b, '"');
+	buf_putc(b, '"');
 	while (s < end) {
 		size_t len = plain_run(s, end, '"');
 		__u32 cp;
 
 		if (len) {
-			gtsc_buf__putmem(b, s, len);
+			buf_putmem(b, s, len);
 			s += len;
 			continue;
 		}
 		len = 1;
 		if (*s == '"' || *s == '\\') {
-			gtsc_buf__putc(b, '\\');
-			gtsc_buf__putc(b, *s);
+			buf_putc(b, '\\');
+			buf_putc(b, *s);
 		} else if (*s < 0x80) {
-			gtsc_buf__puts(b, "\\u00");
+			buf_puts(b, "\\u00");
 			buf_digits(b, *s, 16, 2);
 		} else if ((len = utf8_len(s, end - s, &cp))) {
 			if (cp < 0xa0) { /* C1: terminals act on it too */
-				gtsc_buf__puts(b, "\\u00");
+				buf_puts(b, "\\u00");
 				buf_digits(b, cp, 16, 2);
 			} else {
-				gtsc_buf__putmem(b, s, len);
+				buf_putmem(b, s, len);
 			}
 		} else {
 			len = 1;
-			gtsc_buf__puts(b, "\\udc");
+			buf_puts(b, "\\udc");
 			buf_digits(b, *s, 16, 2);
 		}
 		s += len;
 	}
-	gtsc_buf__putc(b, '"');
+	buf_putc(b, '"');
 }
 
 /*
