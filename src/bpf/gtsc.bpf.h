@@ -448,6 +448,14 @@ static __always_inline void gtsc_flight_output(__u32 class, const void *rec, __u
 		gtsc_count(class, true);
 		return;
 	}
+	/*
+	 * Bounded again where it is used: with the array ring's path beside
+	 * this one clang spills SIZE across the reservation, and 6.1's verifier
+	 * loses the bound of the reloaded copy ("R2 unbounded memory access").
+	 */
+	barrier_var(size);
+	if (size > GTSC_FLIGHT_MAX_REC)
+		size = GTSC_FLIGHT_MAX_REC;
 	bpf_probe_read_kernel(buf, size, rec);
 	gtsc_flight_commit(&s);
 }
