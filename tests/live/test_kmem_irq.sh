@@ -167,8 +167,18 @@ check_expr $T/nested "in 3 runs the kernel never skipped an event of our main km
 	'[ "${kmiss:-0}" -gt 0 ] && [ "$dropped" = 0 ] && [ "$lost" = 0 ] && [ "$out" = 0 ]'
 check_expr $T/workload-seen "perf saw no kmem_cache_free or kfree of the workload: $(tr '\n' ';' < "$d/counts")" \
 	'[ "$(awk '"'"'$1 ~ /free/ { s += $2 } END { print s + 0 }'"'"' "$d/counts")" -gt 1000 ]'
+# check: the file holds every record the programs counted written, each
+# CPU in order; on a count difference it tells a record lost between the
+# programs and the file from an event no program wrote.
+ck=$("$GTSC" check -q -i "$d/g.gtsc" 2>&1)
+ckrc=$?
 diffs=$(awk '$2 != $3 { printf "%s perf %s gtsc %s; ", $1, $2, $3 }' "$d/counts")
-[ -z "$diffs" ] || mismatch "$d"
+if [ -n "$diffs" ]; then
+	mismatch "$d"
+	# the FAIL line is what a CI summary keeps: the evidence goes in it
+	diffs="$diffs run $run: kernel skipped $kmiss, trailer $skipped, check exited $ckrc; first unmatched: $(head -3 "$d/unmatched" | tr '\n' ';') recorder said: $(grep -v -E '^(gtsc-bpf: recording|  )' "$d/gtsc.err" | head -c 300 | tr '\n' ' ')"
+fi
 check $T/counts "per type, for the workload's pids: $diffs" [ -z "$diffs" ]
+check $T/check "gtsc-bpf check exited $ckrc: $(printf '%s' "$ck" | grep -v '^note:' | head -c 400 | tr '\n' ' ')" [ "$ckrc" = 0 ]
 check $T/none-skipped "the trailer counts ${skipped:-?} events skipped and not rescued (the kernel skipped $kmiss)" \
 	[ "${skipped:-x}" = 0 ]
