@@ -511,7 +511,15 @@ static __always_inline void *gtsc_arr_reserve(__u32 class, __u32 need, __u32 max
 			off = 0;
 		}
 		end = start + need;
-		if (end - tail > bytes)
+		/*
+		 * Signed: an interrupt between the two loads may have claimed,
+		 * committed and seen consumed past the head read, and an unsigned
+		 * end - tail would wrap and read as full (a drop counted for a
+		 * region with room); the swap below fails on the moved head.  Not
+		 * an early `continue`: that branch made 6.1's verifier refuse
+		 * the object.
+		 */
+		if ((__s64)(end - tail) > (__s64)bytes)
 			return NULL; /* full: unread records are the recorder's */
 		idx = first + ((start >> gtsc_arr_shift) & emask);
 		e = bpf_map_lookup_elem(&gtsc_arr, &idx);
