@@ -148,7 +148,6 @@ static void default_rings(struct gtsc_channels *c)
 /* ring=array where the kernel cannot: one sentence, not a load failure. */
 static int check_arr_channels(struct gtsc_session *s)
 {
-	default_rings(&s->chans);
 	for (int i = 0; i < s->chans.n; i++) {
 		if (s->chans.ch[i].spec.ring != GTSC_RING_ARRAY ||
 		    s->feat.has[GTSC_FEAT_ARRAY_RING])
@@ -196,6 +195,7 @@ static int setup_channels(struct gtsc_session *s)
 		if (err < 0)
 			return err;
 	}
+	default_rings(&s->chans);
 	err = check_arr_channels(s);
 	if (err)
 		return err;
