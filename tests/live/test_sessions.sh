@@ -92,3 +92,43 @@ wait $rk 2> /dev/null
 check sessions/killed-not-listed "a SIGKILLed session is listed: $(tr '\n' '|' < "$TEST_TMP/list4")" \
 	not grep -q gt-killed "$TEST_TMP/list4"
 check sessions/killed-entry-removed "list left the dead session's socket" [ ! -e /run/gtsc/gt-killed.sock ]
+
+# Eight sessions on the same hooks, each following its own storm (issue 13's
+# multi-session case): each records exactly its storm's 2N + 2 events, N
+# different for each, none of the other seven's, and drops nothing.
+S8="1 2 3 4 5 6 7 8"
+rs8=()
+for i in $S8; do
+	start_storm "8_$i" $((1000 * i + i))
+done
+for i in $S8; do
+	eval "exec $((10 + i))> \"\$TEST_TMP/go8_$i\""
+	eval "p=\$SPID_8_$i"
+	wait_for "$TEST_TMP/pid8_$i" "$p" 5
+	record_storm "8_$i" "$p" -b 4M
+	rs8+=($!)
+done
+ok8=1
+for i in $S8; do
+	wait_for "$TEST_TMP/err8_$i" recording 10 || ok8=0
+done
+check sessions/eight-start "of 8 recorders, some did not start: $(cat "$TEST_TMP"/err8_* | grep -v recording | head -c 300)" \
+	[ $ok8 = 1 ]
+for i in $S8; do
+	echo g >&$((10 + i))
+	eval "exec $((10 + i))>&-"
+done
+for i in $S8; do
+	eval "wait \$SPID_8_$i"
+	"$GTSC" kill "gt-8_$i" > /dev/null 2>&1
+done
+wait "${rs8[@]}"
+bad8=""
+for i in $S8; do
+	eval "p=\$SPID_8_$i"
+	read -r rec drop written others <<< "$(storm_counts "$TEST_TMP/8_$i.gtsc" "$p")"
+	want=$((2 * (1000 * i + i) + 2))
+	[ "$rec:$drop:$others" = "$want:0:0" ] ||
+		bad8="$bad8 session $i: recorded $rec (want $want), dropped $drop, others' $others;"
+done
+check sessions/eight-exact "each of 8 sessions must record exactly its own storm:$bad8" [ -z "$bad8" ]
