@@ -127,9 +127,25 @@ mismatch() {
 	"$GTSC" report -i "$d/g.gtsc" --json 2> /dev/null | grep -E "\"tid\":($p1|$p2)," |
 		sed -n 's/.*"ts_ns":\([0-9]*\),"cpu":\([0-9]*\),.*"tid":\([0-9]*\),.*"event":"\([a-z_]*\)".*"\(ptr\|pfn\)":"*\([0-9a-fx]*\).*/\1 \3 [\2] \4 \6/p' \
 		> "$d/gtsc.ev"
-	awk 'FNR == 1 { f++ } f == 1 { k = $2 " " $4 " " $5; n[k]++; ev[k, n[k]] = $0; if (lo == "") lo = $1; hi = $1; next }
-		{ k = $2 " " $4 " " $5; if (n[k] > 0) { n[k]--; next } print "only-gtsc", $0, "from-perf-start-us", ($1 - lo) / 1000, "to-perf-end-us", (hi - $1) / 1000 }
-		END { for (k in n) for (i = 1; i <= n[k]; i++) { split(ev[k, i], a, " "); print "only-perf", ev[k, i], "from-perf-start-us", (a[1] - lo) / 1000, "to-perf-end-us", (hi - a[1]) / 1000 } }' \
+	# Per key, both tools' events in time order, paired while their stamps
+	# are within 5 us (the two probes of one event): what is left is the
+	# instance itself, not the key's first.
+	awk 'FNR == 1 { f++ }
+		{ k = $2 " " $4 " " $5 }
+		f == 1 { np[k]++; pe[k, np[k]] = $0; pt[k, np[k]] = $1; if (lo == "") lo = $1; hi = $1; next }
+		{ ng[k]++; ge[k, ng[k]] = $0; gt[k, ng[k]] = $1; keys[k] = 1 }
+		END {
+			for (k in np) keys[k] = 1
+			for (k in keys) {
+				i = 1; j = 1
+				while (i <= np[k] || j <= ng[k]) {
+					if (i <= np[k] && j <= ng[k] && pt[k, i] - gt[k, j] <= 5000 && gt[k, j] - pt[k, i] <= 5000) { i++; j++; continue }
+					if (j > ng[k] || (i <= np[k] && pt[k, i] < gt[k, j])) { t = pt[k, i]; l = "only-perf " pe[k, i]; i++ }
+					else { t = gt[k, j]; l = "only-gtsc " ge[k, j]; j++ }
+					print l, "from-perf-start-us", (t - lo) / 1000, "to-perf-end-us", (hi - t) / 1000
+				}
+			}
+		}' \
 		"$d/perf.ev" "$d/gtsc.ev" | sort -k2n > "$d/unmatched"
 	echo "# run $run: $(wc -l < "$d/unmatched") unmatched events (type tid pointer), first 10:"
 	head -10 "$d/unmatched" | sed 's/^/#   /'
