@@ -83,6 +83,7 @@ one_run() {
 	# out carry its pid.  Stopped at once, gtsc-bpf stops at once and perf
 	# later: a CI run had one kfree(NULL) of the workload's parent in perf
 	# only, with nothing dropped or skipped.
+	sleep 0.2 # those last steps, for both
 	kill -INT $perf_pid 2> /dev/null
 	wait $perf_pid
 	kill -INT $gpid 2> /dev/null
