@@ -436,8 +436,8 @@ static void report_order(struct pass1 *p)
 				note(p->k,
 				     "CPU %d of the %s channel has %llu record%s earlier than a "
 				     "record before it (by up to %.6f s): this kernel runs its "
-				     "programs preemptible (PREEMPT_RT, or 7.x's syscall "
-				     "tracepoints), and one preempted between reading the clock "
+				     "programs preemptible (PREEMPT_RT, or Linux 7.x), and one "
+				     "preempted between reading the clock "
 				     "and writing its record lands after later events.",
 				     cpu, stream_channel[s], (unsigned long long)o->preempted,
 				     o->preempted > 1 ? "s" : "", o->max_preempted / 1e9);
@@ -543,7 +543,7 @@ static void describe(struct kmem_check *k, const char *path, const struct gtsc_r
 	}
 	p->newer_abi = fh.rec_abi_minor > GTSC_REC_ABI_MINOR;
 	for (int st = 0; st < S_MAX; st++) {
-		p->preemptible[st] = gt_uts_bpf_preemptible(kernel, uts_version, st == S_SYSCALLS);
+		p->preemptible[st] = gt_uts_bpf_preemptible(kernel, uts_version);
 		p->stamp_first[st] = stamps_first(r, st);
 	}
 	snprintf(k->s.format, sizeof(k->s.format),

@@ -77,6 +77,6 @@ void gt_features__lines(const struct gtsc_features *f, struct strbuf *sb);
  * syscall hooks (SYSCALL_HOOKS) on 7.x too.  probe_bpf_preemptible's rule,
  * for a trace recorded elsewhere.
  */
-bool gt_uts_bpf_preemptible(const char *release, const char *version, bool syscall_hooks);
+bool gt_uts_bpf_preemptible(const char *release, const char *version);
 
 #endif
