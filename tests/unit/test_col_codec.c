@@ -390,6 +390,102 @@ static void test_unindexable(struct test_ctx *t)
 	}
 }
 
+/*
+ * N kmem_alloc records (a header and ten fields each, values from 1 to 9
+ * varint bytes) and a kmem_free after every seventh: big enough that the
+ * decoder's blocks go from reading without a bound per value (every header
+ * stream holding BLOCK values of 10 bytes more, every field stream its
+ * block's) to checking each one, at a different record for each N.
+ */
+static void fill_room(struct chunk *c, unsigned int n)
+{
+	unsigned int seed = n;
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int r = (unsigned int)rand_r(&seed);
+		/* a value of 1 to 9 varint bytes, a new length each time */
+		__u64 big = (__u64)r << (r % 36);
+		struct gtsc_rec_kmem_alloc a = {
+			.hdr = hdr(GTSC_REC_KMEM_ALLOC, sizeof(a), r % 3, 100 + r % 2, 100 + r % 5,
+				   1000000 + (__u64)i * 977 + (r % 7 ? 0 : big)),
+			.call_site = 0xffffffff81000000ull + r % 64,
+			.ptr = 0xffff888000000000ull + big,
+			.cache_id = r % 4 ? 0 : big,
+			.bytes_req = r % 4096,
+			.bytes_alloc = r,
+			.gfp_flags = 0xcc0 | (r & 0x100000),
+			.kind = (__u8)(r % 3),
+			.order = (__u8)(r % 11),
+			.migratetype = -1,
+			.stack_id = r % 2 ? r : 0,
+		};
+
+		put(c, &a);
+		if (i % 7 == 0) {
+			struct gtsc_rec_kmem_free fr = {
+				.hdr = hdr(GTSC_REC_KMEM_FREE, sizeof(fr), r % 3, 100, 100,
+					   a.hdr.ts_ns + 1),
+				.call_site = a.call_site + 3,
+				.ptr = a.ptr,
+			};
+
+			put(c, &fr);
+		}
+	}
+}
+
+/*
+ * Chunks whose streams pass the line between the two ways of reading
+ * (above) at every offset of a block come back whole; damaged, a copy of
+ * exactly their bytes (a sanitizer sees a read past them) is refused or
+ * decoded, never read out of bounds: bytes flipped at a stride and every
+ * byte of the last stream's end, where nothing but the bound stops a read.
+ */
+static void test_room_edges(struct test_ctx *t)
+{
+	static const unsigned int counts[] = { 2240, 2560, 2561, 2700, 2815, 2816, 2817, 3100 };
+
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]) && !t->failed; i++) {
+		struct chunk c = { .buf = malloc(BUF_SZ) };
+		char what[32];
+
+		fill_room(&c, counts[i]);
+		snprintf(what, sizeof(what), "%u records", counts[i]);
+		round_trip(t, &c, what);
+		free(c.buf);
+	}
+	if (!t->failed) {
+		struct chunk c = { .buf = malloc(BUF_SZ) };
+		struct col_coder *k = gt_col_coder__new();
+		char *enc = NULL, *dec = NULL, *copy;
+		size_t n;
+
+		fill_room(&c, 2817);
+		n = encode(k, &c, &enc, &dec);
+		copy = malloc(n);
+		CHECK(t, n && copy, "encode");
+		for (size_t pos = 0; pos < n && !t->failed; pos++) {
+			/* the last bytes each way, the others one in 61 */
+			if (pos < n - 64 && pos % 61)
+				continue;
+			for (int x = 0; x < 2 && !t->failed; x++) {
+				int err;
+
+				memcpy(copy, enc, n);
+				copy[pos] ^= x ? 0x80 : 0x41;
+				err = gt_col_coder__decode(k, copy, n, dec, c.len, NULL);
+				CHECK(t, err == 0 || err == -EBADMSG || err == -ENOTSUP,
+				      "flip %d at %zu of %zu: %d", x, pos, n, err);
+			}
+		}
+		gt_col_coder__free(k);
+		free(copy);
+		free(enc);
+		free(dec);
+		free(c.buf);
+	}
+}
+
 /* ---- projection (gt_col_coder__project()) ---- */
 
 static bool wanted(const struct col_want *w, unsigned int type, unsigned int b)
@@ -744,6 +840,7 @@ static const struct test_case cases[] = {
 	{ "padding", test_padding },
 	{ "unindexable", test_unindexable },
 	{ "damage", test_damage },
+	{ "room_edges", test_room_edges },
 	{ "project", test_project },
 	{ "project_damage", test_project_damage },
 	{ "reader_reads", test_reader_reads },
