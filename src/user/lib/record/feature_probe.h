@@ -73,9 +73,8 @@ bool gt_features__tracepoint_exists(const struct gtsc_features *f, const char *c
 void gt_features__lines(const struct gtsc_features *f, struct strbuf *sb);
 /*
  * Whether programs run preemptible on the kernel of uname's RELEASE and
- * VERSION (as a trace's META saves them): every hook on PREEMPT_RT, the
- * syscall hooks (SYSCALL_HOOKS) on 7.x too.  probe_bpf_preemptible's rule,
- * for a trace recorded elsewhere.
+ * VERSION (as a trace's META saves them): every hook on PREEMPT_RT and on
+ * Linux 7.x.  probe_bpf_preemptible's rule, for a trace recorded elsewhere.
  */
 bool gt_uts_bpf_preemptible(const char *release, const char *version);
 
