@@ -67,6 +67,21 @@ json_field() {
 	printf '%s\n' "$1" | sed -n "s/.*\"$2\":\\(\"[^\"]*\"\\|[^,}]*\\).*/\\1/p" | tr -d '"'
 }
 
+# stop_after_perf PERF_PID GTSC_PID: ends a perf-oracle run, gtsc-bpf's exit
+# status.  Reaped is not done: a task runs on after exit_notify(), its
+# parent's wait may return meanwhile, and a softirq's frees on its way out
+# carry its pid.  So both wait for those last steps, and perf stops first:
+# gtsc-bpf stops recording at once on SIGINT and perf later, so that with
+# both stopped at once a CI run had one kfree(NULL) of a workload's parent
+# in perf only, with nothing dropped or skipped (test_kmem_irq.sh).
+stop_after_perf() {
+	sleep 0.2
+	kill -INT "$1" 2> /dev/null
+	wait "$1"
+	kill -INT "$2" 2> /dev/null
+	wait "$2"
+}
+
 # wait_for FILE SUBSTRING [SECONDS]: until FILE has a line with SUBSTRING.
 wait_for() {
 	local i

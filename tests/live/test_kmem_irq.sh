@@ -77,17 +77,7 @@ one_run() {
 	exec 3>&-
 	[ $ok = 1 ] || kill $job 2> /dev/null
 	kmiss=$(kernel_misses $gpid)
-	# perf stops first, then gtsc-bpf: its window holds perf's at both
-	# ends.  Reaped is not done: a task runs on after exit_notify(), its
-	# parent's wait may return meanwhile, and a softirq's frees on its way
-	# out carry its pid.  Stopped at once, gtsc-bpf stops at once and perf
-	# later: a CI run had one kfree(NULL) of the workload's parent in perf
-	# only, with nothing dropped or skipped.
-	sleep 0.2 # those last steps, for both
-	kill -INT $perf_pid 2> /dev/null
-	wait $perf_pid
-	kill -INT $gpid 2> /dev/null
-	wait $gpid
+	stop_after_perf $perf_pid $gpid # gtsc-bpf's window holds perf's
 	grc=$?
 	return $((1 - ok))
 }

@@ -66,14 +66,7 @@ one_run() {
 	fi
 	exec 3>&-
 	[ $ok = 1 ] || kill $job 2> /dev/null
-	# As test_kmem_irq.sh: a reaped task still runs its exit's last steps
-	# (softirq frees carry its pid), so both wait for them, and perf stops
-	# before gtsc-bpf, whose window then holds perf's.
-	sleep 0.2
-	kill -INT $perf_pid 2> /dev/null
-	wait $perf_pid
-	kill -INT $gpid 2> /dev/null
-	wait $gpid
+	stop_after_perf $perf_pid $gpid # gtsc-bpf's window holds perf's
 	grc=$?
 	return $((1 - ok))
 }
