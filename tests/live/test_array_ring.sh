@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# Array rings (--channel NAME:ring=array; GTSC_RING=array makes it every
-# discard channel's default): the same exact counts as the BPF ring buffer.
+# Array rings (every discard channel's default where the kernel has them;
+# --channel NAME:ring=array asks for one): the same exact counts as the BPF
+# ring buffer.
 #   - a getppid storm (storm.c: 2N + 2 events) into a big ring drops nothing
 #     and records all, into the smallest ring (64 KiB) drops and still
 #     recorded + dropped = generated, the DROPPED records summing to it;
 #   - the strace oracle and the kmem-in-interrupts test (perf the oracle)
-#     pass with every channel on array rings (their results named
-#     array-ring/...);
+#     pass with every channel on the BPF ring buffer too (GTSC_RING=ringbuf,
+#     what a kernel before 5.12 gets; their results named ringbuf/...);
 #   - stop and start of a daemon session (programs stay attached): exactly
 #     the calls made while it was on;
 #   - a kernel without the feature, and an overwrite channel, are refused
@@ -59,21 +60,34 @@ STORM_ARGS="--channel syscalls:ring=array,size=64K" \
 		[ "$drops" = "$dropped" ]
 }
 
-# Other tests, every channel on array rings: their PASS/FAIL lines renamed.
+# Other tests, every channel on the ring buffer: their PASS/FAIL lines renamed.
 for t in strace_oracle kmem_irq; do
-	GTSC_RING=array bash "$(dirname "$0")/test_$t.sh" 2>&1 | sed -E "s#^(PASS|FAIL|SKIP) live/#\1 live/$T/#"
+	GTSC_RING=ringbuf bash "$(dirname "$0")/test_$t.sh" 2>&1 |
+		sed -E "s#^(PASS|FAIL|SKIP) live/#\1 live/ringbuf/#"
 done
 
 # stop/start without detaching: a session of the storm's comm, on while it
 # makes N1 calls, stopped for N2, started again for N3.
 NAME=gtsc-arr-$$
 cp "$WORKLOADS/storm" "$TEST_TMP/gtsc-arr-storm"
-"$GTSC" record --name "$NAME" --daemon -a -C gtsc-arr-storm -e syscalls=getppid \
-	--channel syscalls:ring=array -o "$TEST_TMP/s.gtsc" 2> "$TEST_TMP/serr"
+# No ring= and no GTSC_RING: the default must be the array ring.
+GTSC_RING= "$GTSC" record --name "$NAME" --daemon -a -C gtsc-arr-storm -e syscalls=getppid \
+	-o "$TEST_TMP/s.gtsc" 2> "$TEST_TMP/serr"
 rc=$?
 check $T/daemon "record --daemon exited $rc: $(head -c 300 "$TEST_TMP/serr")" [ $rc = 0 ]
 if [ $rc = 0 ]; then
 	trap '"$GTSC" kill "$NAME" > /dev/null 2>&1; rm -rf "$TEST_TMP"' EXIT
+	# gtsc_arr_heads (mmapable, 128-byte heads) has one entry an array
+	# ring, the task ring and each CPU's syscalls and kmem rings here; a
+	# session on ring buffers keeps one unused entry.
+	dpid=$(sed -n 's/.*(pid \([0-9]*\)).*/\1/p' "$TEST_TMP/serr")
+	heads=$(for f in /proc/"$dpid"/fdinfo/*; do
+		grep -q "^map_flags:.0x400$" "$f" 2> /dev/null && grep -q "^value_size:.128$" "$f" &&
+			sed -n 's/^max_entries:.//p' "$f"
+	done)
+	cpus=$(grep -c '^processor' /proc/cpuinfo)
+	check $T/default "a default session has ${heads:-no} array heads, want $((1 + 2 * cpus)) (task + syscalls and kmem of $cpus CPUs)" \
+		[ "$heads" = $((1 + 2 * cpus)) ]
 	echo g | "$TEST_TMP/gtsc-arr-storm" 1000 > /dev/null
 	"$GTSC" stop "$NAME"
 	echo g | "$TEST_TMP/gtsc-arr-storm" 500 > /dev/null
@@ -87,12 +101,20 @@ if [ $rc = 0 ]; then
 fi
 
 # Refusals: one sentence, a non-zero exit, no file (for the syscalls
-# channel asked for, not the others a GTSC_RING=array lane forces).
+# channel asked for, not the others the default would put on array rings).
 GTSC_RING= GTSC_FEATURES_OFF=array_ring "$GTSC" record -q -e syscalls --channel syscalls:ring=array \
 	-o "$TEST_TMP/n.gtsc" -- true 2> "$TEST_TMP/nerr"
 rc=$?
 check_expr $T/refused-kernel "exit $rc without the feature: $(head -c 300 "$TEST_TMP/nerr")" \
 	'[ $rc != 0 ] && [ "$(wc -l < "$TEST_TMP/nerr")" = 1 ] && has_line "$TEST_TMP/nerr" "channel syscalls: ring=array cannot be used on this kernel: turned off by GTSC_FEATURES_OFF"'
+# ... but no ring= asked, a kernel without them records on the ring buffer.
+echo g | GTSC_RING= GTSC_FEATURES_OFF=array_ring "$GTSC" record -q -e syscalls -o "$TEST_TMP/f.gtsc" \
+	-- "$WORKLOADS/storm" 100 > /dev/null 2> "$TEST_TMP/ferr"
+rc=$?
+"$GTSC" report -i "$TEST_TMP/f.gtsc" --json > "$TEST_TMP/fj" 2>&1
+n=$(count_lines "$TEST_TMP/fj" '"name":"getppid"')
+check $T/fallback "exit $rc, $n getppid events (want 200) without array rings: $(head -c 300 "$TEST_TMP/ferr")" \
+	[ "$rc.$n" = "0.200" ]
 "$GTSC" record -q -e syscalls --channel syscalls:ring=array,mode=overwrite \
 	-o "$TEST_TMP/o.gtsc" -- true 2> "$TEST_TMP/oerr"
 rc=$?
