@@ -628,17 +628,17 @@ goal13() {
 levers() {
 	local wl=$1 n=${ADD[$1.bare_nil]:-} a=${ADD[$1.bare_arr]:-} b=${ADD[$1.bare]:-}
 
+	gtsc_ring_levers "$wl"
 	[ -n "$b" ] || return 0
 	[ -z "$n" ] || echo "lever $wl: attach floor (empty programs) +$n of bare BPF's +$b" \
 		"($(ratio "$n" "$b" %.2f)x)"
 	[ -z "$a" ] || echo "lever $wl: array ring +$a / ring buffer +$b: $(ratio "$a" "$b" %.2f)x" \
 		"(best runs: $(ratio "${ADD_BEST[$wl.bare_arr]}" "${ADD_BEST[$wl.bare]}" %.2f)x)," \
 		"$(lost_of "$wl" bare_arr) lost"
-	gtsc_arr_levers "$wl"
 }
 
 # gtsc-bpf's default (array rings) against the same on its ring buffer.
-gtsc_arr_levers() {
+gtsc_ring_levers() {
 	local wl=$1 r=${ADD[$1.gtsc_rb]:-} g=${ADD[$1.gtsc]:-}
 
 	[ -n "$r" ] && [ -n "$g" ] || return 0
