@@ -422,6 +422,14 @@ int gtsc_page_free_tp(struct trace_event_raw_mm_page_free___gtsc *ctx)
  * none +2,094, bare +1,547; with this file's cheaper first program, none
  * +1,441 against bare's +1,434 (best runs).  Two of the ~45 ns attach floors
  * an event (bench/bare -m nil) are ~790 of it; bpf_stats cannot see them.
+ * On array rings (2026-11-26 20:20 UTC, same bench, against trace-cmd in
+ * the same run): both +2,564 (1.16x trace-cmd), one +1,971 (0.82x), none
+ * +1,229 (0.56x).  Running the programs with interrupts off
+ * (bpf_local_irq_save, 6.14+) instead does not help: the kernel delivers
+ * the interrupts held back at bpf_local_irq_restore, still inside
+ * __bpf_trace_run's recursion window, and without rescue programs kmem_irq
+ * lost more events that way (190 and 504 in 3 s) than with interrupts on
+ * (60 and 100).
  */
 const volatile __u8 gtsc_kmem_rescue = 0;
 /* Task-stack events keyed by thread: kernels that preempt these programs. */
