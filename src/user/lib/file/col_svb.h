@@ -99,18 +99,19 @@ static inline void svb_pair_table(struct svb_pair *t, __u8 *len)
 	}
 }
 
-/*
- * svb_decode_scalar()'s values, two a pshufb while 16 data bytes are left
- * (a pair takes at most 16), the rest one at a time.  T and LEN from
- * svb_pair_table().
- */
 static inline bool svb_ssse3(void)
 {
 	return __builtin_cpu_supports("ssse3");
 }
 
-static __attribute__((target("ssse3"))) long svb_decode_ssse3(const struct svb_pair *t, const __u8 *len, const __u8 *ctrl,
-				    const __u8 *data, const __u8 *dend, size_t n, __u64 *out)
+/*
+ * svb_decode_scalar()'s values, two a pshufb, four a control byte while 32
+ * data bytes are left (four values take at most 32), the rest one at a
+ * time.  T and LEN from svb_pair_table().
+ */
+static __attribute__((target("ssse3"))) long
+svb_decode_ssse3(const struct svb_pair *t, const __u8 *len, const __u8 *ctrl, const __u8 *data,
+		 const __u8 *dend, size_t n, __u64 *out)
 {
 	const __u8 *p = data;
 	size_t i = 0;
