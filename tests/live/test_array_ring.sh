@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Array rings (every discard channel's default where the kernel has them
-# and does not preempt our programs; --channel NAME:ring=array asks for one): the same exact counts as the BPF
-# ring buffer.
+# and does not preempt our programs; --channel NAME:ring=array asks for
+# one): the same exact counts as the BPF ring buffer.
 #   - a getppid storm (storm.c: 2N + 2 events) into a big ring drops nothing
 #     and records all, into the smallest ring (64 KiB) drops and still
 #     recorded + dropped = generated, the DROPPED records summing to it;

@@ -7,6 +7,8 @@
 # skipped.  Whatever the kernel does, every event generated must be
 # recorded, dropped or counted as skipped (the trailer's recursion_misses):
 # storm.c makes exactly N getppid calls, one sys_enter_getppid each.
+# Measured 2026-11-26: 6.1, 6.12-rt and 6.18 recorded all 300,000; 7.3.4
+# and 7.3.4-rt only 119,549 and 110,184, the rest counted as skipped.
 . "$(dirname "$0")/lib.sh"
 
 T=tracepoints/preempt

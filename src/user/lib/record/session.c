@@ -142,9 +142,9 @@ static int check_ring_memory(struct gtsc_session *s)
  * task, preempted inside its programs every 50 us, had 3 of its 8,000
  * write events dropped (counted) from a 32 MiB array ring in 2 of 5 runs,
  * none on the ring buffer (test_rt.sh, 2026-11-26); the cause is not found
- * yet.  GTSC_RING=array or =ringbuf forces one on
- * every discard channel, for a test lane or a bench run (array where the
- * kernel cannot is refused as --channel CH:ring=array is).
+ * yet.  GTSC_RING=array or =ringbuf forces one on every discard channel,
+ * for a test lane or a bench run (array where the kernel cannot is refused
+ * as --channel CH:ring=array is).
  */
 static void default_rings(struct gtsc_session *s)
 {
