@@ -216,6 +216,12 @@ static __always_inline void tp_sys_output(const void *rec, __u32 size)
 		return;
 	}
 	s.size = *(const __u32 *)rec;
+	/* bounded again: 6.1's verifier loses the spilled bound ("R2 unbounded memory access") */
+	barrier_var(size);
+	if (size > max)
+		size = max;
+	if (size < sizeof(struct gtsc_rec_hdr))
+		size = sizeof(struct gtsc_rec_hdr);
 	bpf_probe_read_kernel(s.rec + 4, size - 4, rec + 4);
 	gtsc_submit(&s);
 }
