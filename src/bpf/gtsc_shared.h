@@ -153,6 +153,9 @@ enum gtsc_rescue_slot {
 	GTSC_RESCUE_CACHE_FREE = 5,
 	GTSC_RESCUE_PAGE_ALLOC = 6,
 	GTSC_RESCUE_PAGE_FREE = 7,
+	/* tracepoint.bpf.c: named syscall events built from raw_syscalls */
+	GTSC_RESCUE_TP_SYS_ENTER = 8,
+	GTSC_RESCUE_TP_SYS_EXIT = 9,
 	GTSC_RESCUE_MAX = 16,
 };
 

@@ -55,6 +55,7 @@
  */
 #include "gtsc.bpf.h"
 #include "gtsc_syscalls.h"
+#include "gtsc_mark.h"
 
 /* libbpf 1.1 (Debian 12) stops at PARM5; x86-64 passes the 6th in r9. */
 #ifndef PT_REGS_PARM6_SYSCALL
@@ -769,41 +770,18 @@ struct {
 
 const volatile __u32 gtsc_sys_rescue = 0;
 
-#define MARK_ENTER 1
-#define MARK_EXIT 2
-
-static __always_inline __u8 *sys_mark(void)
-{
-	__u32 tid = bpf_get_current_pid_tgid(), key = (tid & (GTSC_MARK_TIDS - 1)) / 8;
-	__u8 *v = bpf_map_lookup_elem(&gtsc_sys_mark, &key);
-
-	return v ? v + (tid & 7) : NULL;
-}
+#define MARK_ENTER GTSC_MARK_ENTER
+#define MARK_EXIT GTSC_MARK_EXIT
 
 static __always_inline void sys_ran(__u8 hook)
 {
-	__u8 *m;
-
-	if (!gtsc_sys_rescue)
-		return;
-	m = sys_mark();
-	if (m)
-		*m = hook;
+	if (gtsc_sys_rescue)
+		gtsc_mark_ran(&gtsc_sys_mark, hook);
 }
 
-/* True when no program before this one had the event: counted, and the caller records it. */
 static __always_inline bool sys_skipped(__u8 hook, __u32 slot)
 {
-	__u8 *m = sys_mark();
-	__u64 *n;
-
-	if (!m || *m == hook)
-		return false;
-	*m = hook;
-	n = bpf_map_lookup_elem(&gtsc_rescued, &slot);
-	if (n)
-		__sync_fetch_and_add(n, 1); /* preemptible on PREEMPT_RT */
-	return true;
+	return gtsc_mark_skipped(&gtsc_sys_mark, hook, slot);
 }
 
 static __always_inline int enter_btf(struct pt_regs *regs, long id)

@@ -107,6 +107,78 @@ else
 	echo "SKIP live/$T/perf-oracle: perf not installed"
 fi
 
+# Syscall events built from raw_syscalls (tracepoint.bpf.c, where the feature
+# syscall_tp_classic is no: 7.x) are the entries the classic program copies:
+# the same report and report --json, line for line, of one deterministic run
+# recorded once each way: storm.c with address randomization off and an
+# empty environment (the same registers in raw_syscalls:sys_enter's args),
+# recorded by pid (-p: tp_btf off, which forces the classic program on 7.x,
+# takes the task source and with it -- CMD's comm) from its blocking read
+# on: sys_exit_read, 5 getppid, exit_group.  As multisets: a call's
+# raw_syscalls and syscalls lines come in either order.  Only pids differ:
+# getppid's return (the test's shell) and nothing else.
+SYSEV=syscalls:sys_enter_getppid,syscalls:sys_exit_getppid,raw_syscalls:sys_enter,raw_syscalls:sys_exit,syscalls:sys_enter_read,syscalls:sys_exit_read,syscalls:sys_enter_exit_group
+
+# sys_run DIR [FEATURES_OFF]: DIR/{txt,json}, the storm's lines with its pids replaced.
+sys_run() {
+	local d=$1 g job pid ppid hp i
+	mkdir -p "$d"
+	mkfifo "$d/go"
+	linux64 -R env -i "$WORKLOADS/storm" 5 < "$d/go" > "$d/out" &
+	job=$!
+	exec 3> "$d/go"
+	for i in $(seq 100); do
+		[ -s "$d/out" ] && break
+		sleep 0.05
+	done
+	pid=$(head -1 "$d/out")
+	ppid=$(sed -n 's/^PPid:[[:space:]]*//p' "/proc/${pid:-0}/status" 2> /dev/null)
+	GTSC_FEATURES_OFF=$2 "$GTSC" record -v --allow-missing -e $SYSEV -p "${pid:-0}" \
+		-o "$d/t.gtsc" 2> "$d/err" &
+	g=$!
+	wait_for "$d/err" recording 20
+	echo g >&3
+	exec 3>&-
+	wait $job
+	stop_after_workload $g
+	wait $g
+	echo $? > "$d/rc"
+	hp=$(printf '0x%x' "${ppid:-0}")
+	"$GTSC" report -i "$d/t.gtsc" | grep "/$pid sys_" |
+		sed -E "s/^ *[0-9.]+ \[[0-9]+\] [^ ]*\/[0-9]+ //; s/\b($ppid|$hp)\b/PPID/g" | sort > "$d/txt"
+	"$GTSC" report -i "$d/t.gtsc" --json | grep "\"pid\":$pid," | grep -v '"event":"task_' |
+		sed -E "s/\"(time|ts_ns|cpu|pid|tid)\":[0-9.]+,?//g; s/\b$ppid\b/PPID/g" | sort > "$d/json"
+}
+
+if ! command -v linux64 > /dev/null 2>&1; then
+	echo "SKIP live/$T/syscalls-raw: no linux64 (setarch) to turn address randomization off"
+else
+	# the other way round from this kernel's: tp_btf off leaves the classic program
+	if "$GTSC" features | grep -q '^syscall_tp_classic=yes'; then
+		other=syscall_tp_classic
+	else
+		other=tp_btf
+	fi
+	for run in 1 2 3; do
+		sys_run "$TEST_TMP/sysA$run" ""
+		sys_run "$TEST_TMP/sysB$run" $other
+		cmp -s "$TEST_TMP/sysA$run/txt" "$TEST_TMP/sysB$run/txt" &&
+			cmp -s "$TEST_TMP/sysA$run/json" "$TEST_TMP/sysB$run/json" && break
+		echo "# syscalls-raw run $run: $(diff "$TEST_TMP/sysA$run/txt" "$TEST_TMP/sysB$run/txt" | grep -cE '^([<>]|[-+][^-+])') lines differ"
+	done
+	a=$TEST_TMP/sysA$run
+	b=$TEST_TMP/sysB$run
+	nraw=$(grep -l 'built from raw_syscalls' "$a/err" "$b/err" | wc -l)
+	n=$(count_lines "$a/txt" 'sys_exit_getppid: PPID')
+	echo "# syscalls-raw: $(wc -l < "$a/txt") lines each way, GTSC_FEATURES_OFF=$other for the second"
+	check_expr $T/syscalls-raw-path "record exited $(cat "$a/rc") and $(cat "$b/rc"); $nraw of the two runs built syscall events from raw_syscalls, not 1: $(grep -v '^libbpf' "$a/err" "$b/err" | head -c 300)" \
+		'[ "$nraw" = 1 ] && [ "$(cat "$a/rc")" = 0 ] && [ "$(cat "$b/rc")" = 0 ]'
+	check_expr $T/syscalls-raw-text "$n sys_exit_getppid lines (5 made); report differs (< default > other): $(diff "$a/txt" "$b/txt" | grep -E '^([<>]|[-+][^-+])' | head -4 | tr '\n' ';')" \
+		'[ "$n" = 5 ] && cmp -s "$a/txt" "$b/txt"'
+	check_expr $T/syscalls-raw-json "$(wc -l < "$a/json") lines; report --json differs: $(diff "$a/json" "$b/json" | grep -E '^([<>]|[-+][^-+])' | head -2 | tr '\n' ';')" \
+		'[ -s "$a/json" ] && cmp -s "$a/json" "$b/json"'
+fi
+
 # sched:* is what this kernel has: list-events 'sched:*' equals the trace's formats.
 "$GTSC" list-events 'sched:*' > "$TEST_TMP/sched.list"
 echo | "$GTSC" record -e 'sched:*' -o "$TEST_TMP/s.gtsc" -- "$WORKLOADS/pingpong" 20 1 2> "$TEST_TMP/s.err" > /dev/null

@@ -47,6 +47,8 @@ struct gtsc_session {
 	struct gtsc_func_links func_links;
 	struct gtsc_tp_set tps; /* -e GROUP:NAME, resolved at open */
 	struct gtsc_tp_links tp_links;
+	/* syscall events from raw_syscalls (tracepoint.bpf.c): [enter/exit][first, _r, _r2] */
+	struct bpf_link *tp_sys_links[2][1 + GTSC_RESCUE_LEVELS];
 	int cgroup_fd; /* --cgroup, until load puts it in its map */
 	struct gtsc_sink *sink;
 	struct gtsc_engine_opts opts;
@@ -478,6 +480,73 @@ static void setup_rescue(struct gtsc_session *s)
 	bpf_map__set_max_entries(s->skel->maps.gtsc_kmem_mark, by_tid ? GTSC_MARK_TIDS / 8 : 1);
 }
 
+static const char *const tp_sys_progs[2][1 + GTSC_RESCUE_LEVELS] = {
+	{ "gtsc_tp_sys_enter", "gtsc_tp_sys_enter_r", "gtsc_tp_sys_enter_r2" },
+	{ "gtsc_tp_sys_exit", "gtsc_tp_sys_exit_r", "gtsc_tp_sys_exit_r2" },
+};
+
+/*
+ * -e's syscall events, on a kernel whose classic programs on them are
+ * skipped while another task is preempted in one (syscall_tp_classic=no):
+ * built from raw_syscalls by tracepoint.bpf.c's tp_btf programs instead,
+ * the same entries, with their rescue programs where bpf_preemptible.
+ * Elsewhere those programs are not loaded and their marks shrink.
+ */
+/* The tracefs event name of syscall NR (sys_enter_<that>), from this build's table. */
+static const char *sys_event_name(int nr)
+{
+	const char *name = nr < gt_syscall_count() ? gt_syscall_name(nr) : NULL;
+
+	return name ? gt_syscall_event_name(name) : NULL;
+}
+
+static void setup_tp_sys(struct gtsc_session *s)
+{
+	bool classic = s->feat.has[GTSC_FEAT_SYSCALL_TP_CLASSIC];
+	struct strbuf left = {};
+	char why[160] = "";
+	size_t n = 0;
+	int levels = 0;
+
+	if (!s->plan.events.prog || classic)
+		;
+	else if (!s->feat.has[GTSC_FEAT_TP_BTF])
+		snprintf(why, sizeof(why), "%s", s->feat.why[GTSC_FEAT_TP_BTF]);
+	else if (gt_features__tp_btf_matches(&s->feat, "sys_enter", "P:pt_regs,i", why,
+					     sizeof(why)) &&
+		 gt_features__tp_btf_matches(&s->feat, "sys_exit", "P:pt_regs,i", why, sizeof(why)))
+		n = gt_tp__syscalls(&s->tps, sys_event_name,
+				    (void *)s->skel->rodata->gtsc_tp_sys_ev,
+				    (void *)s->skel->rodata->gtsc_tp_raw_ev, &left);
+	/* what stays with the classic program where it loses */
+	if (!n)
+		gt_strbuf_free(&left);
+	for (size_t i = 0; s->plan.events.prog && !classic && i < s->tps.n && !n; i++)
+		if (!strcmp(s->tps.tp[i].group, "syscalls") ||
+		    !strcmp(s->tps.tp[i].group, "raw_syscalls"))
+			gt_strbuf_addf(&left, "%s%s:%s", left.len ? ", " : "", s->tps.tp[i].group,
+				       s->tps.tp[i].name);
+	if (n)
+		levels = s->feat.has[GTSC_FEAT_BPF_PREEMPTIBLE] ? GTSC_RESCUE_LEVELS : 0;
+	s->skel->rodata->gtsc_tp_sys_rescue = levels > 0;
+	bpf_map__set_max_entries(s->skel->maps.gtsc_tp_sys_mark, levels ? GTSC_MARK_TIDS / 8 : 1);
+	for (int h = 0; h < 2; h++)
+		for (int l = 0; l <= GTSC_RESCUE_LEVELS; l++)
+			bpf_program__set_autoload(
+				bpf_object__find_program_by_name(s->skel->obj, tp_sys_progs[h][l]),
+				n && l <= levels);
+	/* the same entries: nothing the user sees changes */
+	if (n)
+		slog(s, GTSC_LOG_DEBUG, "%zu syscall event%s built from raw_syscalls (%s)", n,
+		     n > 1 ? "s are" : " is", s->feat.why[GTSC_FEAT_SYSCALL_TP_CLASSIC]);
+	if (left.len)
+		slog(s, GTSC_LOG_WARN,
+		     "%s: recorded by a classic tracepoint program, which this kernel skips while "
+		     "another task is preempted in one (counted as skipped)%s%s",
+		     left.buf, why[0] ? ": " : "", why);
+	gt_strbuf_free(&left);
+}
+
 static int session_load(struct gtsc_session *s)
 {
 	int err;
@@ -502,6 +571,7 @@ static int session_load(struct gtsc_session *s)
 			 s->opts.sources | GTSC_SRC_TASK | (has_funcs(s) ? GTSC_SRC_FUNCS : 0) |
 				   (s->tps.n ? GTSC_SRC_EVENTS : 0));
 	setup_rescue(s);
+	setup_tp_sys(s);
 	err = check_funcs(s);
 	err = err ?: check_events(s);
 	err = err ?: check_plan(s);
@@ -674,9 +744,28 @@ static int attach_events(struct gtsc_session *s)
 	err = gt_tp__attach(&s->tps,
 			    bpf_object__find_program_by_name(s->skel->obj, s->plan.events.prog),
 			    &s->tp_links, why, sizeof(why));
-	if (err)
+	if (err) {
 		slog(s, GTSC_LOG_WARN, "%s", why);
-	return err;
+		return err;
+	}
+	/* the first program of each hook, then its rescue programs: the hook runs them in order */
+	for (int h = 0; h < 2; h++) {
+		for (int l = 0; l <= GTSC_RESCUE_LEVELS; l++) {
+			struct bpf_program *p =
+				bpf_object__find_program_by_name(s->skel->obj, tp_sys_progs[h][l]);
+
+			if (!p || !bpf_program__autoload(p))
+				break;
+			s->tp_sys_links[h][l] = bpf_program__attach(p);
+			if (!s->tp_sys_links[h][l]) {
+				err = -errno;
+				slog(s, GTSC_LOG_WARN, "attaching %s failed: %s",
+				     tp_sys_progs[h][l], strerror(-err));
+				return err;
+			}
+		}
+	}
+	return 0;
 }
 
 int gtsc_session__attach(struct gtsc_session *s)
@@ -954,6 +1043,15 @@ __u64 gt_session__prog_misses(struct gtsc_session *s, struct strbuf *lines)
 	/* classic tracepoint programs count what bpf_prog_active skipped (6.7+) */
 	if (s->tp_links.n)
 		total += prog_misses(s, &s->plan.events, 0, lines);
+	for (int h = 0; h < 2; h++) {
+		struct gtsc_source_choice c = { .name = h ? "events:sys_exit" : "events:sys_enter",
+						.prog = tp_sys_progs[h][0] };
+		int slot = h ? GTSC_RESCUE_TP_SYS_EXIT : GTSC_RESCUE_TP_SYS_ENTER;
+
+		if (s->tp_sys_links[h][0])
+			total += prog_misses(s, &c, s->tp_sys_links[h][1] ? rescued(s, slot) : 0,
+					     lines);
+	}
 	return total;
 }
 
@@ -1035,6 +1133,9 @@ void gtsc_session__destroy(struct gtsc_session *s)
 	for (int i = 0; i < GTSC_MAX_SOURCES; i++)
 		for (int l = GTSC_RESCUE_LEVELS - 1; l >= 0; l--)
 			bpf_link__destroy(s->rescue_links[i][l]);
+	for (int h = 0; h < 2; h++)
+		for (int l = GTSC_RESCUE_LEVELS; l >= 0; l--)
+			bpf_link__destroy(s->tp_sys_links[h][l]);
 	for (int i = 0; i < GTSC_MAX_SOURCES; i++)
 		bpf_link__destroy(s->links[i]);
 	gt_funcs__detach(&s->func_links);

@@ -144,6 +144,53 @@ static char *read_file(const char *path, size_t *len)
 	return sb.buf;
 }
 
+/* Is field F at OFFSET, SIZE bytes, not dynamic? */
+static bool field_at(const struct tep_format_field *f, int offset, int size)
+{
+	return f->offset == offset && f->size == size && !(f->flags & TEP_FIELD_IS_DYNAMIC);
+}
+
+/*
+ * Which entry of tracepoint.bpf.c's (GTSC_TP_SYS_*) EV's format is, 0 for
+ * none: the 8 bytes of common fields, then syscalls:sys_enter_X's int
+ * __syscall_nr and up to six 8-byte arguments from offset 16, sys_exit_X's
+ * __syscall_nr and long ret at 16, raw_syscalls's long id and args[6] or
+ * ret.  Since 6.19 a syscall event that copies user memory adds
+ * __data_loc fields ("__filename_val"): those are not built, nor anything
+ * else a kernel may add.
+ */
+static int sys_kind(const char *group, const char *name, const struct tep_event *ev)
+{
+	bool sys = !strcmp(group, "syscalls"), raw = !strcmp(group, "raw_syscalls");
+	bool enter = sys ? !strncmp(name, "sys_enter_", 10) : !strcmp(name, "sys_enter");
+	bool ret = sys ? !strncmp(name, "sys_exit_", 9) : !strcmp(name, "sys_exit");
+	int nr_size = sys ? 4 : 8, n = 0;
+	const struct tep_format_field *f;
+
+	if ((!sys && !raw) || (!enter && !ret))
+		return 0;
+	for (f = ev->format.common_fields; f; f = f->next)
+		if (f->offset + f->size > 8)
+			return 0;
+	for (f = ev->format.fields; f; f = f->next, n++) {
+		bool ok;
+
+		if (n == 0)
+			ok = field_at(f, 8, nr_size);
+		else if (ret || raw)
+			ok = n == 1 && field_at(f, 16, ret ? 8 : 48);
+		else
+			ok = n <= 6 && field_at(f, 16 + 8 * (n - 1), 8);
+		if (!ok)
+			return 0;
+	}
+	if (n == 0 || ((ret || raw) && n != 2))
+		return 0;
+	if (sys)
+		return enter ? GTSC_TP_SYS_ENTER : GTSC_TP_SYS_EXIT;
+	return enter ? GTSC_TP_RAW_ENTER : GTSC_TP_RAW_EXIT;
+}
+
 /*
  * The entry's extent from its format: the fixed part ends after the last
  * field; __data_loc words (a char[] or array kept after the fixed part) are
@@ -179,6 +226,7 @@ static int tp_parse(struct gtsc_tp *t, struct tep_handle *tep, char *why, size_t
 		}
 	}
 	t->info.fixed = fixed;
+	t->sys_kind = sys_kind(t->group, t->name, ev);
 	return 0;
 }
 
@@ -398,6 +446,46 @@ void gt_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struct 
 	free(text);
 }
 
+size_t gt_tp__syscalls(struct gtsc_tp_set *set, const char *(*event_name)(int nr),
+		       __u16 ev[2][GTSC_NR_SYSCALLS], __u16 raw[2], struct strbuf *left)
+{
+	size_t marked = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		struct gtsc_tp *t = &set->tp[i];
+		int k = t->sys_kind, ex = k == GTSC_TP_SYS_EXIT || k == GTSC_TP_RAW_EXIT;
+		const char *sc = t->name + (k == GTSC_TP_SYS_ENTER ? 10 : 9);
+		bool any = false;
+
+		if (!k) {
+			if (!strcmp(t->group, "syscalls") || !strcmp(t->group, "raw_syscalls"))
+				gt_strbuf_addf(left, "%s%s:%s", left->len ? ", " : "", t->group,
+					       t->name);
+			continue;
+		}
+		if (k == GTSC_TP_RAW_ENTER || k == GTSC_TP_RAW_EXIT) {
+			raw[ex] = i + 1;
+			any = true;
+		}
+		/* every number the kernel names the event after (stat's is newstat) */
+		for (int nr = 0; k <= GTSC_TP_SYS_EXIT && nr < GTSC_NR_SYSCALLS; nr++) {
+			const char *name = event_name(nr);
+
+			if (name && !strcmp(name, sc)) {
+				ev[ex][nr] = i + 1;
+				any = true;
+			}
+		}
+		if (!any) {
+			gt_strbuf_addf(left, "%s%s:%s", left->len ? ", " : "", t->group, t->name);
+			continue;
+		}
+		t->synth = true;
+		marked++;
+	}
+	return marked;
+}
+
 int gt_tp__fill(const struct gtsc_tp_set *set, int map_fd)
 {
 	for (__u32 i = 0; i < set->n; i++)
@@ -431,6 +519,8 @@ int gt_tp__attach(const struct gtsc_tp_set *set, struct bpf_program *prog,
 
 		LIBBPF_OPTS(bpf_tracepoint_opts, o, .bpf_cookie = i);
 
+		if (t->synth)
+			continue;
 		/* the cookie names the event: the entry's common_type is not readable */
 		l->l[l->n] = bpf_program__attach_tracepoint_opts(prog, t->group, t->name, &o);
 		if (l->l[l->n]) {

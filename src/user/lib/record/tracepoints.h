@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include "gtsc/gtsc.h"
 #include "gtsc_shared.h"
+#include "gtsc_syscalls.h"
 
 struct bpf_link;
 struct bpf_program;
@@ -25,6 +26,20 @@ struct gtsc_tp {
 	char *format; /* events/GROUP/NAME/format, verbatim */
 	size_t format_len;
 	struct gtsc_tp_info info;
+	/*
+	 * A syscall event whose format is the entry tracepoint.bpf.c's tp_btf
+	 * programs build from raw_syscalls: GTSC_TP_SYS_* (0: not one).
+	 * SYNTH: recorded that way this session, not attached.
+	 */
+	int sys_kind;
+	bool synth;
+};
+
+enum gtsc_tp_sys_kind {
+	GTSC_TP_SYS_ENTER = 1, /* syscalls:sys_enter_X */
+	GTSC_TP_SYS_EXIT,      /* syscalls:sys_exit_X */
+	GTSC_TP_RAW_ENTER,     /* raw_syscalls:sys_enter */
+	GTSC_TP_RAW_EXIT,      /* raw_syscalls:sys_exit */
 };
 
 struct gtsc_tp_set {
@@ -50,6 +65,17 @@ void gt_tp__free(struct gtsc_tp_set *set);
 void gt_tp__summary(const struct gtsc_tp_set *set, size_t limit, struct strbuf *sb);
 /* The TRACEPOINTS chunk (file.h): header_page, each event's format, printk_formats if needed. */
 void gt_tp__describe(const struct gtsc_tp_set *set, const char *tracefs, struct strbuf *sb);
+/*
+ * Marks the syscall events of SET that tracepoint.bpf.c builds from
+ * raw_syscalls as synth, and fills its tables: EVENT_NAME(nr) says which
+ * sys_enter_<name> is syscall NR's (NULL: none), EV[0][nr] / EV[1][nr] the
+ * index + 1 of syscall NR's sys_enter / sys_exit event, RAW[0] / RAW[1]
+ * raw_syscalls:sys_enter / sys_exit's.  Syscall events it cannot build
+ * (their format copies user memory, or names no syscall this build knows)
+ * go to LEFT, comma separated.  Returns how many it marked.
+ */
+size_t gt_tp__syscalls(struct gtsc_tp_set *set, const char *(*event_name)(int nr),
+		       __u16 ev[2][GTSC_NR_SYSCALLS], __u16 raw[2], struct strbuf *left);
 /* Puts each event's gtsc_tp_info into the array MAP_FD at its index in SET (the attach cookie). */
 int gt_tp__fill(const struct gtsc_tp_set *set, int map_fd);
 
@@ -58,7 +84,10 @@ struct gtsc_tp_links {
 	size_t n;
 };
 
-/* PROG on every tracepoint of SET; -errno with a sentence in ERR, the links made so far in L. */
+/*
+ * PROG on every tracepoint of SET but the synth ones; -errno with a
+ * sentence in ERR, the links made so far in L.
+ */
 int gt_tp__attach(const struct gtsc_tp_set *set, struct bpf_program *prog,
 		  struct gtsc_tp_links *l, char *err, size_t err_sz);
 void gt_tp__detach(struct gtsc_tp_links *l);
