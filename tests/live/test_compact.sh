@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Compact traces (format 1.2): whichever codec wrote a file, its report is
 # the same, byte for byte.  Real recordings (syscalls with captured memory,
-# kmem with --stacks, a flight snapshot), uncompressed so that no decoder
+# kmem with --stacks, a flight snapshot, tracepoints), uncompressed so that no decoder
 # under test shapes the original, are written again with every codec
 # by the unit lane's recoder (test_col_codec recode: the same records, in
 # the same order, as one round), and report --json of each must equal the
@@ -74,6 +74,13 @@ else
 	check $T/record-snapshot "record --snapshot-on failed: $(head -c 300 "$TEST_TMP/err")" \
 		[ -s "$TEST_TMP/s.gtsc.1" ]
 	same_reports $T/snapshot-json "$TEST_TMP/s.gtsc.1" --json
+
+	echo | "$GTSC" record -e sched:sched_switch,sched:sched_process_exec,signal:signal_generate \
+		--compress=none -o "$TEST_TMP/tp.gtsc" -- "$WORKLOADS/pingpong" 200 3 \
+		> /dev/null 2> "$TEST_TMP/err"
+	check $T/record-tracepoints "record -e sched:...: $(head -c 300 "$TEST_TMP/err")" \
+		[ -s "$TEST_TMP/tp.gtsc" ]
+	same_reports $T/tracepoints-json "$TEST_TMP/tp.gtsc" --json
 fi
 
 # The default codec, and a file from each --compress value.

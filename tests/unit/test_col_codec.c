@@ -859,7 +859,7 @@ static int recode(const char *in, const char *out, const char *codec, long per_r
 {
 	static const enum gtsc_chunk_type head[] = {
 		GTSC_CHUNK_META, GTSC_CHUNK_FEATURES, GTSC_CHUNK_CHANNELS, GTSC_CHUNK_SYSCALLS,
-		GTSC_CHUNK_EVENT_FORMATS, GTSC_CHUNK_FUNCS, GTSC_CHUNK_PRINTF,
+		GTSC_CHUNK_EVENT_FORMATS, GTSC_CHUNK_FUNCS, GTSC_CHUNK_PRINTF, GTSC_CHUNK_TRACEPOINTS,
 	};
 	static const enum gtsc_chunk_type tail[] = {
 		GTSC_CHUNK_STACKS, GTSC_CHUNK_KSYMS, GTSC_CHUNK_TRAILER,
