@@ -67,13 +67,27 @@ json_field() {
 	printf '%s\n' "$1" | sed -n "s/.*\"$2\":\\(\"[^\"]*\"\\|[^,}]*\\).*/\\1/p" | tr -d '"'
 }
 
+# perf_once PERF_DATA FIELDS: `perf script --ns -F FIELDS` (FIELDS holding
+# cpu and time) with a sample identical to the one before it left out,
+# their number in PERF_DATA.dups.  perf record (6.1.192, Debian 12's) once
+# wrote one kmalloc sample twice into its file, 128 bytes apart just past
+# its 64 MiB ring's size, same nanosecond and fields (`perf report -D`
+# lists both), test_kmem_irq 2026-11-27: the "perf one more than gtsc-bpf"
+# its CI runs kept failing on.  Two events cannot share a nanosecond on
+# one CPU.
+perf_once() {
+	perf script -i "$1" --ns -F "$2" 2> /dev/null |
+		awk -v dups="$1.dups" '$0 == prev { n++; next } { prev = $0; print } END { print n + 0 > dups }'
+}
+
 # stop_after_perf PERF_PID GTSC_PID: ends a perf-oracle run, gtsc-bpf's exit
 # status.  Reaped is not done: a task runs on after exit_notify(), its
 # parent's wait may return meanwhile, and a softirq's frees on its way out
 # carry its pid.  So both wait for those last steps, and perf stops first:
 # gtsc-bpf stops recording at once on SIGINT and perf later, so that with
 # both stopped at once a CI run had one kfree(NULL) of a workload's parent
-# in perf only, with nothing dropped or skipped (test_kmem_irq.sh).
+# in perf only, with nothing dropped or skipped (test_kmem_irq.sh; that one
+# may as well have been a sample perf wrote twice: perf_once).
 stop_after_perf() {
 	sleep 0.2
 	kill -INT "$1" 2> /dev/null

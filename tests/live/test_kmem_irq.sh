@@ -85,8 +85,8 @@ one_run() {
 # counts DIR: "<type> <perf> <gtsc>" lines for the workload's pids.
 counts() {
 	local d=$1 p1=${pids%,*} p2=${pids#*,} ev
-	perf script -i "$d/perf.data" -F tid,event 2> /dev/null |
-		awk '{ sub(/:$/, "", $2); sub(/^kmem:/, "", $2); n[$2]++ }
+	perf_once "$d/perf.data" tid,cpu,time,event |
+		awk '{ sub(/:$/, "", $4); sub(/^kmem:/, "", $4); n[$4]++ }
 			END { for (e in n) print e, n[e] }' > "$d/perf.counts"
 	"$GTSC" report -i "$d/g.gtsc" --json 2> /dev/null |
 		grep -E "\"tid\":($p1|$p2)," | grep -o '"event":"[a-z_]*"' | cut -d'"' -f4 |
@@ -117,7 +117,7 @@ outside() {
 # also keeps the run's files there.
 mismatch() {
 	local d=$1 p1=${pids%,*} p2=${pids#*,}
-	perf script -i "$d/perf.data" --ns -F tid,cpu,time,event,trace 2> /dev/null |
+	perf_once "$d/perf.data" tid,cpu,time,event,trace |
 		awk '{ t = $3; sub(/:$/, "", t); sub(/\./, "", t); e = $4; sub(/^kmem:/, "", e); sub(/:$/, "", e)
 			p = ""; if (match($0, /(ptr|pfn)=(0x)?[0-9a-f]+/)) p = substr($0, RSTART, RLENGTH)
 			sub(/^[a-z]+=/, "", p); if (p !~ /^0x/) p = sprintf("0x%x", p)
@@ -203,7 +203,7 @@ for run in 1 2 3; do
 	lost=$(perf report -i "$d/perf.data" --stats 2> /dev/null |
 		awk 'tolower($1) ~ /lost/ { s += $3 } END { print s + 0 }')
 	out=$(outside "$d")
-	echo "# run $run: kernel skipped $kmiss events of the main kmem programs; trailer: $skipped still skipped, $dropped dropped; perf lost $lost; $out workload events outside perf's window; (type perf gtsc) $(tr '\n' ';' < "$d/counts")"
+	echo "# run $run: kernel skipped $kmiss events of the main kmem programs; trailer: $skipped still skipped, $dropped dropped; perf lost $lost, wrote $(cat "$d/perf.data.dups") samples twice (left out); $out workload events outside perf's window; (type perf gtsc) $(tr '\n' ';' < "$d/counts")"
 	[ "${kmiss:-0}" -gt 0 ] && [ "$dropped" = 0 ] && [ "$lost" = 0 ] && [ "$out" = 0 ] && break
 done
 check_expr $T/record "gtsc-bpf exited $grc ($(head -c 200 "$d/gtsc.err")), perf.data $(stat -c %s "$d/perf.data" 2> /dev/null) bytes" \

@@ -31,8 +31,8 @@ gtsc_lines() {
 }
 
 perf_lines() {
-	perf script -i "$1" -F tid,event,trace 2> /dev/null |
-		sed -nE 's/^ *([0-9]+) +[a-z_]+:([a-z_]+): +(.*)$/\1 \2: \3/p' | sort
+	perf_once "$1" tid,cpu,time,event,trace |
+		sed -nE 's/^ *([0-9]+) +\[[0-9]+\] +[0-9.]+: +[a-z_]+:([a-z_]+): +(.*)$/\1 \2: \3/p' | sort
 }
 
 one_run() {
