@@ -479,9 +479,9 @@ static __always_inline bool gtsc_arr_class(__u32 class)
  * The compare-and-swap is on this CPU's own head, against the tail the
  * recorder published: it never contends with another CPU (but in a global
  * channel), and a writer that interrupted or preempted us between our read
- * and the swap makes it fail, so we read again.  Every lookup comes before
- * the swap: once space is claimed it must be committed, or the recorder
- * would wait at it forever.
+ * and the swap makes it fail, so we read again (GTSC_ARR_TRIES).  Every
+ * lookup comes before the swap: once space is claimed it must be committed,
+ * or the recorder would wait at it forever.
  */
 static __always_inline void *gtsc_arr_reserve(__u32 class, __u32 need, __u32 max)
 {
@@ -519,8 +519,10 @@ static __always_inline void *gtsc_arr_reserve(__u32 class, __u32 need, __u32 max
 		 * an early `continue`: that branch made 6.1's verifier refuse
 		 * the object.
 		 */
-		if ((__s64)(end - tail) > (__s64)bytes)
+		if ((__s64)(end - tail) > (__s64)bytes) {
+			__sync_fetch_and_add(&h->full, 1);
 			return NULL; /* full: unread records are the recorder's */
+		}
 		idx = first + ((start >> gtsc_arr_shift) & emask);
 		e = bpf_map_lookup_elem(&gtsc_arr, &idx);
 		if (!e)
@@ -538,6 +540,8 @@ static __always_inline void *gtsc_arr_reserve(__u32 class, __u32 need, __u32 max
 		barrier_var(e);
 		if (__sync_val_compare_and_swap(&h->head, head, end) != head)
 			continue;
+		if (i) /* won after a lost swap */
+			__sync_fetch_and_add(&h->retried, 1);
 		if (pad) /* the recorder skips to the next element from here */
 			*(volatile __u32 *)(pad + (head & (esz - 8))) = GTSC_ARR_PAD;
 		/* Once per fill, as gtsc_wake_flags: the claim that crosses wake_bytes. */
@@ -545,6 +549,7 @@ static __always_inline void *gtsc_arr_reserve(__u32 class, __u32 need, __u32 max
 			bpf_ringbuf_output(&gtsc_arr_bell, &end, sizeof(end), BPF_RB_FORCE_WAKEUP);
 		return e;
 	}
+	__sync_fetch_and_add(&h->contended, 1);
 	return NULL;
 }
 

@@ -141,8 +141,9 @@ static int check_ring_memory(struct gtsc_session *s)
  * (bpf_preemptible: PREEMPT_RT, 7.x): on 7.3.4-rt, rtpair's low-priority
  * task, preempted inside its programs every 50 us, had 3 of its 8,000
  * write events dropped (counted) from a 32 MiB array ring in 2 of 5 runs,
- * none on the ring buffer (test_rt.sh, 2026-11-26); the cause is not found
- * yet.  GTSC_RING=array or =ringbuf forces one on every discard channel,
+ * none on the ring buffer (test_rt.sh, 2026-11-26): claims refused after
+ * GTSC_ARR_TRIES (4) compare-and-swaps lost in a row to the preempting
+ * task, see gtsc_shared.h.  GTSC_RING=array or =ringbuf forces one on every discard channel,
  * for a test lane or a bench run (array where the kernel cannot is refused
  * as --channel CH:ring=array is).
  */
@@ -1027,6 +1028,27 @@ bool gt_session__recording(const struct gtsc_session *s)
 	return __atomic_load_n(&s->skel->bss->gtsc_on, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * The array regions' refused claims by reason (gtsc_arr_head: a full region,
+ * or GTSC_ARR_TRIES swaps lost to other writers) and the claims that won
+ * after a lost swap, for -v: the drops' causes, which the counts mix.
+ */
+static void arr_log_claims(const struct gtsc_session *s)
+{
+	const struct gtsc_channels *c = &s->chans;
+
+	for (__u32 i = 0; c->arr_heads && i < c->nr_arr_heads; i++) {
+		const struct gtsc_arr_head *h = &c->arr_heads[i];
+
+		if (h->full || h->contended || h->retried)
+			slog(s, GTSC_LOG_DEBUG,
+			     "array region %u: %llu claims refused full, %llu after %u lost swaps, "
+			     "%llu won after a lost swap", i, (unsigned long long)h->full,
+			     (unsigned long long)h->contended, GTSC_ARR_TRIES,
+			     (unsigned long long)h->retried);
+	}
+}
+
 void gtsc_session__destroy(struct gtsc_session *s)
 {
 	if (!s)
@@ -1044,6 +1066,7 @@ void gtsc_session__destroy(struct gtsc_session *s)
 		close(s->cgroup_fd);
 	gt_flight__unmap(&s->flight);
 	free(s->flight_cursor);
+	arr_log_claims(s);
 	gt_channels__free(&s->chans);
 	gtsc_bpf__destroy(s->skel);
 	gt_features__fini(&s->feat);
