@@ -122,18 +122,14 @@ struct gtsc_flight_head {
 /*
  * Compare-and-swap attempts before a claim counts as a drop (h->contended):
  * each failure is another writer's success, nested in an interrupt or, on
- * PREEMPT_RT, preempting us inside the program.  4 are too few there: on
+ * PREEMPT_RT, preempting us inside the program.  4 were too few there: on
  * 7.3.4-rt in a TCG guest, rtpair's low-priority task lost 4 swaps in a row
  * (its high-priority child writing in between each time) for 1 and 2 of its
  * 8,000 write events in 2 of 7 test_rt.sh runs: the drops, all of them
- * contended, none full.  32 (a loop) dropped none in 16 runs, 8 claims won
- * after a lost swap; but a loop, a subprogram for the retries, or 16
- * unrolled each changed clang's register allocation of the syscall
- * programs enough that 6.1's verifier refused them (nr_flags' syscall
- * number spilled as unbounded before its bounds check and reloaded after,
- * "math between map_value pointer and register with unbounded min value").
+ * contended, none full.  With 32 (gtsc_arr_reserve's loop), none in 24
+ * runs, 15 claims won after a lost swap (2026-11-26).
  */
-#define GTSC_ARR_TRIES 4
+#define GTSC_ARR_TRIES 32
 
 /* Head and tail on their own cache lines: programs move one, the recorder the other. */
 struct gtsc_arr_head {
