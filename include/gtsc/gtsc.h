@@ -96,7 +96,7 @@ enum gtsc_channel_mode {
  * with a compare-and-swap (Linux 5.12); overwrite channels keep their own.
  */
 enum gtsc_channel_ring {
-	GTSC_RING_DEFAULT = 0, /**< array ring from 5.12 but on PREEMPT_RT/7.x, else ring buffer */
+	GTSC_RING_DEFAULT = 0, /**< array ring where the kernel has it (5.12), else ring buffer */
 	GTSC_RING_RINGBUF = 1, /**< BPF_MAP_TYPE_RINGBUF */
 	GTSC_RING_ARRAY = 2,   /**< per-CPU array ring */
 };

@@ -119,14 +119,28 @@ struct gtsc_flight_head {
 #define GTSC_ARR_PAD 0xffffffffU /* the rest of the element is empty */
 #define GTSC_ARR_ELEM_MIN (64U << 10) /* holds the largest record (captures, tracepoints) */
 #define GTSC_ARR_ELEM_MAX (4U << 20)  /* KMALLOC_MAX_SIZE of x86-64 before 6.x: the old cap */
-/* Compare-and-swap attempts before a claim counts as a drop: each failure is
- * another writer's success (a nested or preempting one), so this is rare. */
-#define GTSC_ARR_TRIES 4
+/*
+ * Compare-and-swap attempts before a claim counts as a drop (h->contended):
+ * each failure is another writer's success, nested in an interrupt or, on
+ * PREEMPT_RT, preempting us inside the program.  4 were too few there: on
+ * 7.3.4-rt in a TCG guest, rtpair's low-priority task lost 4 swaps in a row
+ * (its high-priority child writing in between each time) for 1 and 2 of its
+ * 8,000 write events in 2 of 7 test_rt.sh runs: the drops, all of them
+ * contended, none full.  With 32 (gtsc_arr_reserve's loop), none in 24
+ * runs, 15 claims won after a lost swap (2026-11-26).
+ */
+#define GTSC_ARR_TRIES 32
 
 /* Head and tail on their own cache lines: programs move one, the recorder the other. */
 struct gtsc_arr_head {
 	__u64 head;
-	__u64 __pad[7];
+	/* Claims, counted by the programs beside HEAD (on the line they write
+	 * anyway, and only off the common path): refused for a full region,
+	 * refused after GTSC_ARR_TRIES lost swaps, and won after a lost swap. */
+	__u64 full;
+	__u64 contended;
+	__u64 retried;
+	__u64 __pad[4];
 	__u64 tail;
 	__u64 __pad2[7];
 };

@@ -159,7 +159,12 @@ static __always_inline __u8 nr_flags(long nr)
 {
 	if ((unsigned long)nr >= GTSC_NR_SYSCALLS)
 		return gtsc_sys_filter_on ? GTSC_SYS_SKIP : 0;
-	return gtsc_sys_nr[nr];
+	/* Masked (a power of two; barrier_var keeps clang from dropping the mask
+	 * the test makes redundant): clang may spill NR before the test and
+	 * reload it after, and 6.1's verifier keeps no bound for an unbounded
+	 * spill. */
+	barrier_var(nr);
+	return gtsc_sys_nr[nr & (GTSC_NR_SYSCALLS - 1)];
 }
 
 /*

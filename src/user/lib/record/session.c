@@ -139,14 +139,16 @@ static int check_ring_memory(struct gtsc_session *s)
  * 18:52 UTC, medians of 5) put it at 0.81-0.84x of the ring buffer's added
  * cost on getppid, 0.90x on open/read/close, 0.92x on the kmem loop, 0
  * lost.  A ring asked smaller than an element keeps the ring buffer, so
- * that -b 4K still means 4 KiB.  So do kernels that preempt our programs
- * (bpf_preemptible: PREEMPT_RT, 7.x): on 7.3.4-rt, rtpair's low-priority
- * task, preempted inside its programs every 50 us, had 3 of its 8,000
- * write events dropped (counted) from a 32 MiB array ring in 2 of 5 runs,
- * none on the ring buffer (test_rt.sh, 2026-11-26); the cause is not found
- * yet.  GTSC_RING=array or =ringbuf forces one on every discard channel,
- * for a test lane or a bench run (array where the kernel cannot is refused
- * as --channel CH:ring=array is).
+ * that -b 4K still means 4 KiB.  Kernels that preempt our programs
+ * (bpf_preemptible: PREEMPT_RT, 7.x) have it too since the reserve's
+ * compare-and-swap gets GTSC_ARR_TRIES 32 attempts, not 4: with 4, on
+ * 7.3.4-rt, rtpair's low-priority task, preempted inside its programs
+ * every 50 us, lost 4 swaps in a row for 1-3 of its 8,000 write events
+ * (counted as drops) in 2 of 5 test_rt.sh runs; with 32, 0 drops in 24
+ * runs, 15 claims won after a lost swap (2026-11-26).  GTSC_RING=array or
+ * =ringbuf forces one on every discard channel, for a test lane or a bench
+ * run (array where the kernel cannot is refused as --channel CH:ring=array
+ * is).
  */
 static void default_rings(struct gtsc_session *s)
 {
@@ -155,8 +157,7 @@ static void default_rings(struct gtsc_session *s)
 
 	for (int i = 0; i < c->n; i++) {
 		struct gtsc_channel_spec *sp = &c->ch[i].spec;
-		bool arr = s->feat.has[GTSC_FEAT_ARRAY_RING] && !s->feat.has[GTSC_FEAT_BPF_PREEMPTIBLE] &&
-			   sp->ring_bytes >= GTSC_ARR_ELEM_MIN;
+		bool arr = s->feat.has[GTSC_FEAT_ARRAY_RING] && sp->ring_bytes >= GTSC_ARR_ELEM_MIN;
 
 		if (env && *env)
 			arr = !strcmp(env, "array");
@@ -1125,6 +1126,27 @@ bool gt_session__recording(const struct gtsc_session *s)
 	return __atomic_load_n(&s->skel->bss->gtsc_on, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * The array regions' refused claims by reason (gtsc_arr_head: a full region,
+ * or GTSC_ARR_TRIES swaps lost to other writers) and the claims that won
+ * after a lost swap, for -v: the drops' causes, which the counts mix.
+ */
+static void arr_log_claims(const struct gtsc_session *s)
+{
+	const struct gtsc_channels *c = &s->chans;
+
+	for (__u32 i = 0; c->arr_heads && i < c->nr_arr_heads; i++) {
+		const struct gtsc_arr_head *h = &c->arr_heads[i];
+
+		if (h->full || h->contended || h->retried)
+			slog(s, GTSC_LOG_DEBUG,
+			     "array region %u: %llu claims refused full, %llu after %u lost swaps, "
+			     "%llu won after a lost swap", i, (unsigned long long)h->full,
+			     (unsigned long long)h->contended, GTSC_ARR_TRIES,
+			     (unsigned long long)h->retried);
+	}
+}
+
 void gtsc_session__destroy(struct gtsc_session *s)
 {
 	if (!s)
@@ -1145,6 +1167,7 @@ void gtsc_session__destroy(struct gtsc_session *s)
 		close(s->cgroup_fd);
 	gt_flight__unmap(&s->flight);
 	free(s->flight_cursor);
+	arr_log_claims(s);
 	gt_channels__free(&s->chans);
 	gtsc_bpf__destroy(s->skel);
 	gt_features__fini(&s->feat);
