@@ -163,6 +163,7 @@ static __always_inline __u8 nr_flags(long nr)
 	 * the test makes redundant): clang may spill NR before the test and
 	 * reload it after, and 6.1's verifier keeps no bound for an unbounded
 	 * spill. */
+	_Static_assert(!(GTSC_NR_SYSCALLS & (GTSC_NR_SYSCALLS - 1)), "the mask needs a power of two");
 	barrier_var(nr);
 	return gtsc_sys_nr[nr & (GTSC_NR_SYSCALLS - 1)];
 }
