@@ -297,7 +297,7 @@ static __always_inline int tp_sys(struct pt_regs *regs, int exit, long ret)
 	return 0;
 }
 
-/* The first pair, then the rescue pairs _r and _r2 (attached only where bpf_preemptible). */
+/* The first pair, then the rescue pairs _r, _r2 and _r3 (attached only where bpf_preemptible). */
 SEC("tp_btf/sys_enter")
 int BPF_PROG(gtsc_tp_sys_enter, struct pt_regs *regs, long id)
 {
@@ -334,3 +334,4 @@ int BPF_PROG(gtsc_tp_sys_exit, struct pt_regs *regs, long ret)
 
 TP_SYS_RESCUE(_r)
 TP_SYS_RESCUE(_r2)
+TP_SYS_RESCUE(_r3)
