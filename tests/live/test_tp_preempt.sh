@@ -3,7 +3,8 @@
 # A tracepoint by name (-e GROUP:NAME) hit by three tasks on one CPU, every
 # event recorded: storm.c makes exactly N getppid calls, one
 # sys_enter_getppid each; tpstorm.c exactly N renames, one task:task_rename
-# each.  Classic tracepoint programs (trace_call_bpf) share the CPU's
+# each; the syscalls source (-e syscalls=getppid) 2N each.  Classic
+# tracepoint programs (trace_call_bpf) share the CPU's
 # bpf_prog_active: where the kernel runs one preemptible, a task preempted
 # inside it makes the kernel skip the other tasks' events on that CPU.
 # Linux 7.x does so for syscall events only: with the classic program,
@@ -28,8 +29,14 @@ N=100000
 TASKS=3
 
 # storm TEST EVENT WORKLOAD [FEATURES_OFF]: TASKS copies of WORKLOAD (named tp-storm) on CPU 0, N events each.
+# EVENT syscalls=getppid is the syscalls source: 2N events each (enter and exit).
 storm() {
 	local T=$1 ev=$2 d=$TEST_TMP/$1 pids="" g rc head chan dropped misses recorded want out i
+	local chname=events match="\"event\":\"${2#*:}\"" per=1
+
+	if [ "$ev" = syscalls=getppid ]; then
+		chname=syscalls match='"name":"getppid"' per=2
+	fi
 	mkdir -p "$d"
 	cp "$WORKLOADS/$3" "$d/tp-storm"
 	for i in $(seq $TASKS); do
@@ -56,11 +63,11 @@ storm() {
 	check $T/record "record exited $rc: $(head -c 300 "$d/err")" [ $rc = 0 ]
 	"$GTSC" report -i "$d/t.gtsc" --json > "$d/j" 2> "$d/rerr"
 	head=$(head -1 "$d/j")
-	chan=$(printf '%s' "$head" | grep -o '"name":"events"[^}]*')
+	chan=$(printf '%s' "$head" | grep -o "\"name\":\"$chname\"[^}]*")
 	dropped=$(json_field "$chan" dropped)
 	misses=$(json_field "$head" recursion_misses)
-	recorded=$(count_lines "$d/j" '"comm":"tp-storm"' "\"event\":\"${ev#*:}\"")
-	want=$((TASKS * N))
+	recorded=$(count_lines "$d/j" '"comm":"tp-storm"' "$match")
+	want=$((TASKS * N * per))
 	echo "# $T: $ev generated=$want recorded=$recorded skipped=${misses:-?} dropped=${dropped:-?} ($(uname -r)${4:+, GTSC_FEATURES_OFF=$4})"
 	check_expr $T/exact "recorded $recorded (skipped ${misses:-?}, dropped ${dropped:-?}) of $want generated" \
 		'[ "$recorded" = "$want" ] && [ "${misses:-x}" = 0 ] && [ "${dropped:-x}" = 0 ]'
@@ -71,6 +78,7 @@ storm() {
 
 storm tracepoints/preempt syscalls:sys_enter_getppid storm
 storm tracepoints/preempt-task task:task_rename tpstorm
+storm tracepoints/preempt-syscalls syscalls=getppid storm
 if grep -q '^syscall_tp_classic=yes' <<< "$feat"; then
 	storm tracepoints/preempt-raw syscalls:sys_enter_getppid storm syscall_tp_classic
 fi

@@ -36,15 +36,8 @@
 #define TRIGGER_GAP_NS 1000000000ULL
 #define GTSC_CAP_PERFMON 38
 #define GTSC_CAP_BPF 39
-/*
- * Rescue programs of the syscall events built from raw_syscalls
- * (tracepoint.bpf.c), one more than the sources' GTSC_RESCUE_LEVELS: an
- * event is lost when every program of the chain is held by a task
- * preempted inside it on that CPU.  With two, three tp-storm tasks on one
- * CPU of 7.3.4 (test_tp_preempt.sh, array rings) lost 1 of 300,000
- * sys_enter_getppid, counted; they run only where bpf_preemptible.
- */
-#define TP_SYS_LEVELS 3
+/* Rescue programs of the syscall events built from raw_syscalls (tracepoint.bpf.c). */
+#define TP_SYS_LEVELS GTSC_RESCUE_LEVELS
 
 struct gtsc_session {
 	struct gtsc_bpf *skel;
@@ -56,7 +49,7 @@ struct gtsc_session {
 	struct gtsc_func_links func_links;
 	struct gtsc_tp_set tps; /* -e GROUP:NAME, resolved at open */
 	struct gtsc_tp_links tp_links;
-	/* syscall events from raw_syscalls (tracepoint.bpf.c): [enter/exit][first, _r, _r2] */
+	/* syscall events from raw_syscalls (tracepoint.bpf.c): [enter/exit][first, _r, _r2, _r3] */
 	struct bpf_link *tp_sys_links[2][1 + TP_SYS_LEVELS];
 	int cgroup_fd; /* --cgroup, until load puts it in its map */
 	struct gtsc_sink *sink;

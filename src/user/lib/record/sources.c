@@ -15,7 +15,7 @@ struct source_def {
 	const char *btf_prog, *btf_tp, *btf_spec;
 	/* Fallback: classic tracepoint fb_cat/fb_tp, or raw_tp when fb_cat is NULL. */
 	const char *fb_prog, *fb_cat, *fb_tp;
-	/* Its rescue programs' gtsc_rescued slot + 1 (0: none); named <prog>_r, <prog>_r2. */
+	/* Its rescue programs' gtsc_rescued slot + 1 (0: none); named <prog>_r, <prog>_r2... */
 	int rescue;
 	/* Interrupts reach the hook: its rescue programs are needed on every kernel. */
 	bool irq;
@@ -106,7 +106,7 @@ static void set_autoload(struct bpf_object *obj, const char *prog, bool on)
 		bpf_program__set_autoload(p, on);
 }
 
-/* PROG's first LEVELS rescue programs ("<prog>_r", "<prog>_r2"), loaded with it; some have none. */
+/* PROG's first LEVELS rescue programs ("<prog>_r", "<prog>_r2"...), loaded with it; some have fewer. */
 static void set_rescue(struct bpf_object *obj, struct gtsc_source_choice *c, const char *prog,
 		       int levels)
 {
