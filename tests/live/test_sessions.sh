@@ -18,22 +18,29 @@ start_storm() {
 	eval "SPID_$1=$!"
 }
 
-# record_storm NAME PID [OPTIONS]: a named session following PID.
+# record_storm NAME PID [OPTIONS]: a named session following PID.  -d is a
+# safety net only (each is killed after its storm), far beyond the storms:
+# with 60, CI's 7.3.4 guest once ended session 6 of eight on its own 64
+# events before its storm's end (a -d counts from each recorder's start,
+# and the eight take up to 30 s to start).
 record_storm() {
 	local name=$1 pid=$2
 	shift 2
-	"$GTSC" record -e syscalls -p "$pid" --name "gt-$name" -d 60 -o "$TEST_TMP/$name.gtsc" "$@" \
+	"$GTSC" record -e syscalls -p "$pid" --name "gt-$name" -d 400 -o "$TEST_TMP/$name.gtsc" "$@" \
 		2> "$TEST_TMP/err$name" &
 }
 
-# Recorded + dropped of PID's syscall events in a trace, and its channel's written/dropped.
+# PID's syscall events in a trace, its channel's dropped and written, others'
+# events, and the events the kernel skipped (recursion).
 storm_counts() {
 	"$GTSC" report -i "$1" --json > "$TEST_TMP/j"
-	local chan recorded others
-	chan=$(head -1 "$TEST_TMP/j" | grep -o '"name":"syscalls"[^}]*')
+	local head chan recorded others
+	head=$(head -1 "$TEST_TMP/j")
+	chan=$(printf '%s\n' "$head" | grep -o '"name":"syscalls"[^}]*')
 	recorded=$(count_lines "$TEST_TMP/j" "\"pid\":$2," '"event":"sys_e')
 	others=$(grep '"event":"sys_e' "$TEST_TMP/j" | grep -vc "\"pid\":$2,")
-	echo "$recorded $(json_field "$chan" dropped) $(json_field "$chan" events) $others"
+	echo "$recorded $(json_field "$chan" dropped) $(json_field "$chan" events) $others" \
+		"$(json_field "$head" recursion_misses)"
 }
 
 start_storm a $NA
@@ -68,9 +75,9 @@ wait $ra $rb
 check sessions/list-neither "ended sessions still listed: $(tr '\n' '|' < "$TEST_TMP/list2")" \
 	not grep -q 'gt-[ab] ' "$TEST_TMP/list2"
 
-read -r rec_a drop_a written_a others_a <<< "$(storm_counts "$TEST_TMP/a.gtsc" "$SPID_a")"
-read -r rec_b drop_b written_b others_b <<< "$(storm_counts "$TEST_TMP/b.gtsc" "$SPID_b")"
-echo "# session a: recorded=$rec_a dropped=$drop_a; session b: recorded=$rec_b dropped=$drop_b"
+read -r rec_a drop_a written_a others_a skipped_a <<< "$(storm_counts "$TEST_TMP/a.gtsc" "$SPID_a")"
+read -r rec_b drop_b written_b others_b skipped_b <<< "$(storm_counts "$TEST_TMP/b.gtsc" "$SPID_b")"
+echo "# session a: recorded=$rec_a dropped=$drop_a skipped=$skipped_a; session b: recorded=$rec_b dropped=$drop_b skipped=$skipped_b"
 check sessions/own-only-a "session a recorded $others_a events of other processes" [ "$others_a" = 0 ]
 check sessions/own-only-b "session b recorded $others_b events of other processes" [ "$others_b" = 0 ]
 check sessions/a-drops "session a's 4 KiB ring dropped nothing under $NA calls" [ "${drop_a:-0}" -gt 0 ]
@@ -98,6 +105,7 @@ check sessions/killed-entry-removed "list left the dead session's socket" [ ! -e
 # different for each, none of the other seven's, and drops nothing.
 S8="1 2 3 4 5 6 7 8"
 rs8=()
+t8_0=$SECONDS
 for i in $S8; do
 	start_storm "8_$i" $((1000 * i + i))
 done
@@ -116,6 +124,7 @@ for i in $S8; do
 done
 check sessions/eight-start "of 8 recorders, some did not start: $(cat "$TEST_TMP"/err8_* | grep -v recording | head -c 300)" \
 	[ $ok8 = 1 ]
+t8=$SECONDS
 for i in $S8; do
 	echo g >&$((10 + i))
 	eval "exec $((10 + i))>&-"
@@ -125,12 +134,16 @@ for i in $S8; do
 	"$GTSC" kill "gt-8_$i" > /dev/null 2>&1
 done
 wait "${rs8[@]}"
+echo "# eight: the recorders started in $((t8 - t8_0)) s, the storms took $((SECONDS - t8)) s"
 bad8=""
 for i in $S8; do
 	eval "p=\$SPID_8_$i"
-	read -r rec drop written others <<< "$(storm_counts "$TEST_TMP/8_$i.gtsc" "$p")"
+	read -r rec drop written others skipped <<< "$(storm_counts "$TEST_TMP/8_$i.gtsc" "$p")"
 	want=$((2 * (1000 * i + i) + 2))
-	[ "$rec:$drop:$others" = "$want:0:0" ] ||
-		bad8="$bad8 session $i: recorded $rec (want $want), dropped $drop, others' $others;"
+	echo "# session 8_$i: recorded $rec (want $want), written $written, dropped $drop," \
+		"others' $others, skipped $skipped"
+	[ "$rec:$drop:$others" = "$want:0:0" ] && continue
+	bad8="$bad8 session $i: recorded $rec (want $want), written $written, dropped $drop, others' $others, skipped $skipped;"
+	"$GTSC" check -q -i "$TEST_TMP/8_$i.gtsc" 2>&1 | sed 's/^/# check 8_'"$i"': /' | head -20
 done
 check sessions/eight-exact "each of 8 sessions must record exactly its own storm:$bad8" [ -z "$bad8" ]
