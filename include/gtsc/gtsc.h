@@ -439,6 +439,14 @@ GTSC_API bool gtsc_reader__has_counts(const struct gtsc_reader *r);
 GTSC_API __u64 gtsc_reader__prog_misses(const struct gtsc_reader *r);
 
 /**
+ * @brief gtsc_reader__prog_misses() by hook, as the recorder named them:
+ * "kmem:kfree 2, events 1", "" when none.  The kernel counts every task's
+ * events on a hook, so some may be outside the session's filters: an upper
+ * bound of what the session lost.  Valid until the reader is closed.
+ */
+GTSC_API const char *gtsc_reader__prog_skips(const struct gtsc_reader *r);
+
+/**
  * @brief A syscall of the recording machine's table, with the argument
  * types and names its tracefs format (or gtsc's built-in table) gave.
  * Only the library fills it, and it grows only at the end.

@@ -1074,7 +1074,8 @@ static void print_summary(struct record_run *r)
 			(unsigned long long)dropped);
 	if (misses)
 		fprintf(stderr, "gtsc-bpf: warning: the kernel skipped %llu events (a program "
-				"was already running on that CPU)\n",
+				"was already running on that CPU; of any task, inside the "
+				"session's filters or not: `report --header` says which hooks)\n",
 			(unsigned long long)misses);
 }
 

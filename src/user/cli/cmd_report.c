@@ -231,7 +231,10 @@ static void json_header(const struct gtsc_reader *r, const char *path)
 			       (unsigned long long)ch.torn);
 		printf("}");
 	}
-	printf("],\"recursion_misses\":%llu}\n", (unsigned long long)gtsc_reader__prog_misses(r));
+	printf("],\"recursion_misses\":%llu,\"recursion_misses_by\":",
+	       (unsigned long long)gtsc_reader__prog_misses(r));
+	gtsc_fputs_json(stdout, gtsc_reader__prog_skips(r));
+	printf("}\n");
 }
 
 /*

@@ -175,9 +175,11 @@ void report_warnings(const struct gtsc_reader *r, enum report_kind kind)
 
 	if (lost)
 		printf("# WARNING: %llu %s\n", (unsigned long long)lost, w->lost);
+	/* The kernel counts every task's events on a hook, filtered out or not. */
 	if (misses)
-		printf("# WARNING: the kernel skipped %llu events (BPF recursion protection)%s\n",
-		       (unsigned long long)misses, w->misses_end);
+		printf("# WARNING: the kernel skipped %llu events (BPF recursion protection: %s; "
+		       "of any task, inside the session's filters or not)%s\n",
+		       (unsigned long long)misses, gtsc_reader__prog_skips(r), w->misses_end);
 	if (damaged)
 		printf("# WARNING: %s%s\n", gtsc_reader__damage(r), w->damage_end);
 	if (!known && (w->no_counts == NO_COUNTS_ALWAYS ||

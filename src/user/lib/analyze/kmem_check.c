@@ -666,8 +666,9 @@ static void check_whole(struct kmem_check *k, const struct pass1 *p, const struc
 	if (k->s.misses)
 		warning(k,
 			"The kernel skipped %llu events (BPF recursion protection: an event inside "
-			"another on the same CPU): the trace is incomplete.",
-			(unsigned long long)k->s.misses);
+			"another on the same CPU; %s; of any task, inside the session's filters or "
+			"not): the trace may be incomplete.",
+			(unsigned long long)k->s.misses, gtsc_reader__prog_skips(r));
 }
 
 /* ---- pass 2: kmem consistency, in time order ---- */

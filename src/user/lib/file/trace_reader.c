@@ -41,6 +41,7 @@
 #include "metadata.h"
 #include "trace_reader.h"
 #include "trace_util.h"
+#include "strbuf.h"
 
 #define MAX_FILE_HDR_SIZE 4096
 
@@ -139,6 +140,7 @@ struct gtsc_reader {
 	bool file_trailer; /* the file being walked or streamed has one */
 	size_t file_no;	   /* of that file in the trace: 0 first */
 	__u64 prog_misses;
+	struct strbuf skips; /* "HOOK N, ..." of the programs with misses */
 
 	bool damaged;
 	bool damage_in_data; /* the first damage next() found: earliest in the file */
@@ -534,7 +536,10 @@ static int parse_trailer_line(struct gtsc_reader *r, char *line)
 		return add_kv(r, &r->meta, &r->n_meta, &r->cap_meta, f[1], f[2]);
 	if (!strcmp(f[0], "prog") && n >= 3 && parse_u64(f[2], 10, &v[0])) {
 		r->prog_misses += v[0];
-		return 0;
+		if (v[0])
+			gt_strbuf_addf(&r->skips, "%s%s %llu", r->skips.len ? ", " : "", f[1],
+				       (unsigned long long)v[0]);
+		return strbuf_err(&r->skips);
 	}
 	if (!strcmp(f[0], "flight"))
 		return parse_flight_line(r, f, n);
@@ -1184,6 +1189,7 @@ void gtsc_reader__close(struct gtsc_reader *r)
 		free(r->spare[i].data);
 	free(r->owned);
 	free(r->meta);
+	gt_strbuf_free(&r->skips);
 	free(r->feat);
 	free(r->chans);
 	free(r->sys);
@@ -1264,6 +1270,11 @@ const struct gtsc_flight_stat *gt_reader__flight_stats(const struct gtsc_reader 
 __u64 gtsc_reader__prog_misses(const struct gtsc_reader *r)
 {
 	return r->prog_misses;
+}
+
+const char *gtsc_reader__prog_skips(const struct gtsc_reader *r)
+{
+	return r->skips.len ? r->skips.buf : "";
 }
 
 const struct gtsc_syscall_info *gtsc_reader__syscall(const struct gtsc_reader *r, int nr)
