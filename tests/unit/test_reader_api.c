@@ -72,6 +72,8 @@ static void test_channels(struct test_ctx *t)
 	CHECK(t, gtsc_reader__has_counts(r), "has_counts");
 	CHECK(t, gtsc_reader__prog_misses(r) == 7, "misses %llu",
 	      (unsigned long long)gtsc_reader__prog_misses(r));
+	CHECK(t, !strcmp(gtsc_reader__prog_skips(r), "sys_enter 3, kmem 4"), "skips by hook: '%s'",
+	      gtsc_reader__prog_skips(r));
 	gtsc_reader__close(r);
 out:
 	unlink(path);
@@ -89,6 +91,7 @@ static void test_killed(struct test_ctx *t)
 	CHECK(t, !gtsc_reader__channel(r, 1, &ch) && ch.nr_rings == 1, "channel 1");
 	CHECK(t, !ch.written && !ch.dropped && !ch.flight, "counts without a trailer");
 	CHECK(t, !gtsc_reader__prog_misses(r), "misses without a trailer");
+	CHECK(t, !strcmp(gtsc_reader__prog_skips(r), ""), "skips without a trailer");
 	gtsc_reader__close(r);
 out:
 	unlink(path);
