@@ -66,6 +66,10 @@ filled() {
 	awk -v h="$2" -v s="$3" '$1 == h { for (i = 2; i <= NF; i++) if ($i == s) f = 1 }
 		END { exit !f }' "$1"
 }
+# in_chain FILE SLOT: SLOT filled on both hooks; out_of_chain: on neither.
+in_chain() { filled "$1" enter "$2" && filled "$1" exit "$2"; }
+out_of_chain() { ! filled "$1" enter "$2" && ! filled "$1" exit "$2"; }
+links() { "$BPFLS" links gtsc_sys_dispat; }
 
 # 1. b joins while a records (a's storm released first: it may still run)
 start_storm a $NA
@@ -76,14 +80,15 @@ echo g >&3
 exec 3>&-
 record_storm b "$SPID_b" || fail dispatch/start-b "$(head -c 300 "$TEST_TMP/errb")"
 kill -0 "$SPID_a" 2> /dev/null && echo "# b joined while a's storm ran"
-check dispatch/one-dispatcher "dispatcher links with two sessions: $("$BPFLS" links gtsc_sys_dispat), want $LINKS" \
-	[ "$("$BPFLS" links gtsc_sys_dispat)" = $LINKS ]
+check dispatch/one-dispatcher "dispatcher links with two sessions: $(links), want $LINKS" \
+	[ "$(links)" = $LINKS ]
 if [ $ON = 1 ]; then
 	sa=$(slot_of "$R_a")
 	sb=$(slot_of "$R_b")
 	"$BPFLS" slots > "$TEST_TMP/slots1"
 	check_expr dispatch/join-slots "slots a=$sa b=$sb, filled: $(tr '\n' '|' < "$TEST_TMP/slots1")" \
-		'[ -n "$sa" ] && [ -n "$sb" ] && [ "$sa" != "$sb" ] && filled "$TEST_TMP/slots1" enter "$sa" && filled "$TEST_TMP/slots1" exit "$sa" && filled "$TEST_TMP/slots1" enter "$sb" && filled "$TEST_TMP/slots1" exit "$sb"'
+		'[ -n "$sa" ] && [ -n "$sb" ] && [ "$sa" != "$sb" ] &&
+		 in_chain "$TEST_TMP/slots1" "$sa" && in_chain "$TEST_TMP/slots1" "$sb"'
 fi
 echo g >&4
 exec 4>&-
@@ -113,11 +118,13 @@ wait "$SPID_d"
 "$GTSC" list > /dev/null # reaps, as d's own consumer loop does once a second
 "$BPFLS" slots > "$TEST_TMP/slots2"
 if [ $ON = 1 ]; then
-	check_expr dispatch/dead-slot-emptied "c's slot $sc still filled, or d's $sd not: $(tr '\n' '|' < "$TEST_TMP/slots2")" \
-		'filled "$TEST_TMP/slots2" enter "$sd" && ! filled "$TEST_TMP/slots2" enter "$sc" && ! filled "$TEST_TMP/slots2" exit "$sc"'
-	check dispatch/dead-line-removed "c's line is still in /run/gtsc/dispatch" [ -z "$(slot_of "$R_c")" ]
-	check dispatch/dispatcher-survives "dispatcher links after c's death: $("$BPFLS" links gtsc_sys_dispat)" \
-		[ "$("$BPFLS" links gtsc_sys_dispat)" = 2 ]
+	check_expr dispatch/dead-slot-emptied \
+		"c's slot $sc still filled, or d's $sd not: $(tr '\n' '|' < "$TEST_TMP/slots2")" \
+		'in_chain "$TEST_TMP/slots2" "$sd" && out_of_chain "$TEST_TMP/slots2" "$sc"'
+	check dispatch/dead-line-removed "c's line is still in /run/gtsc/dispatch" \
+		[ -z "$(slot_of "$R_c")" ]
+	check dispatch/dispatcher-survives "dispatcher links after c's death: $(links)" \
+		[ "$(links)" = 2 ]
 fi
 kill -INT "$R_d"
 wait "$R_d"
@@ -127,7 +134,7 @@ exec 5>&-
 wait "$SPID_c"
 
 # 3. nothing of ours stays attached
-check dispatch/none-left "dispatcher links after every recorder ended: $("$BPFLS" links gtsc_sys_dispat)" \
-	[ "$("$BPFLS" links gtsc_sys_dispat)" = 0 ]
+check dispatch/none-left "dispatcher links after every recorder ended: $(links)" \
+	[ "$(links)" = 0 ]
 check dispatch/no-holder "a live holder is still listed: $("$BPFLS" slots | tr '\n' '|')" \
 	[ "$("$BPFLS" slots)" = none ]
