@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include "dispatch.h"
 #include "gtsc/gtsc.h"
 #include "opts.h"
 #include "strbuf.h"
@@ -538,11 +539,14 @@ static int add_name(char ***names, size_t n, const char *name, size_t len)
 
 char **gtsc_control__names(void)
 {
-	char **names = calloc(1, sizeof(*names));
+	char **names;
 	struct dirent *de;
 	size_t n = 0;
 	int err = 0;
 	DIR *d;
+
+	gt_dispatch__reap_all(); /* a SIGKILLed recorder's dispatcher slot, as its socket */
+	names = calloc(1, sizeof(*names));
 
 	if (!names)
 		return errno = ENOMEM, NULL;

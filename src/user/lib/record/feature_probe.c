@@ -33,6 +33,7 @@ static const char *const feat_names[GTSC_FEAT_MAX] = {
 	[GTSC_FEAT_TASK_STORAGE] = "task_storage",
 	[GTSC_FEAT_ARRAY_RING] = "array_ring",
 	[GTSC_FEAT_SYSCALL_TP_CLASSIC] = "syscall_tp_classic",
+	[GTSC_FEAT_SYS_DISPATCH] = "sys_dispatch",
 };
 
 /* Attach probes go here: traceable and in BTF on every kernel since 5.10. */
@@ -372,6 +373,66 @@ static bool probe_bpf_preemptible(void)
 }
 
 /*
+ * The shared syscall dispatcher (dispatch.h): a tp_btf/sys_enter program
+ * that tail-calls through a prog array holding another (tail calls from
+ * tracing programs; the array's owner check, 6.11's 28ead3eaabc1, compares
+ * attach points), and pidfd_getfd (5.6, 8649c322f75c) for a recorder to
+ * copy another's fds.  Only where syscall programs are not preemptible:
+ * elsewhere each session needs its own rescue programs after its first.
+ */
+static int probe_sys_dispatch(const struct gtsc_features *f, char *why, size_t sz)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_RAW_TP);
+	struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpf_insn tail[] = {
+		/* r2 = map (ld_imm64, pseudo map fd), r3 = 0, tail_call(r1, r2, r3) */
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_PSEUDO_MAP_FD },
+		{ 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3, .imm = 0 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_tail_call },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int map = -1, caller = -1, callee = -1, pidfd = -1, fd, err = 0, id;
+	__u32 key = 0;
+
+	if (f->has[GTSC_FEAT_BPF_PREEMPTIBLE])
+		return snprintf(why, sz, "syscall programs are preemptible: each session keeps "
+			       "its own, with its rescue programs"), -EOPNOTSUPP;
+	id = f->vmlinux ? btf__find_by_name_kind(f->vmlinux, "btf_trace_sys_enter",
+						 BTF_KIND_TYPEDEF) : -ENOENT;
+	if (id < 0)
+		return snprintf(why, sz, "no tp_btf/sys_enter"), -EOPNOTSUPP;
+	o.attach_btf_id = id;
+	map = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "gtsc_probe", 4, 4, 1, NULL);
+	if (map < 0)
+		return probe_fail(why, sz, "a prog array", -errno);
+	tail[0].imm = map;
+	caller = bpf_prog_load(BPF_PROG_TYPE_TRACING, "gtsc_probe", "GPL", tail, 6, &o);
+	if (caller < 0)
+		err = probe_fail(why, sz, "a tp_btf tail call", -errno);
+	callee = err ? -1 : bpf_prog_load(BPF_PROG_TYPE_TRACING, "gtsc_probe", "GPL", ret0, 2, &o);
+	if (!err && callee < 0)
+		err = probe_fail(why, sz, "a tp_btf program", -errno);
+	if (!err && bpf_map_update_elem(map, &key, &callee, BPF_ANY))
+		err = probe_fail(why, sz, "a tp_btf program in a prog array", -errno);
+	pidfd = err ? -1 : syscall(434 /* pidfd_open */, getpid(), 0);
+	if (!err && pidfd < 0)
+		err = probe_fail(why, sz, "pidfd_open (5.3)", -errno);
+	fd = err ? -1 : syscall(438 /* pidfd_getfd */, pidfd, map, 0);
+	if (!err && fd < 0)
+		err = probe_fail(why, sz, "pidfd_getfd (5.6)", -errno);
+	for (int *c = (int[]){ fd, pidfd, callee, caller, map, -2 }; *c != -2; c++)
+		if (*c >= 0)
+			close(*c);
+	return err;
+}
+
+/*
  * GTSC_FEATURES_OFF=name[,name...] turns probed features off, so that a
  * kernel that has a feature also runs the code for kernels that do not:
  * ringbuf_overwrite=no forces the emulated flight channels (the flight
@@ -430,6 +491,9 @@ int gt_features__init(struct gtsc_features *f)
 	probe_array_ring(f);
 	feat_set(f, GTSC_FEAT_SYSCALL_TP_CLASSIC, probe_syscall_tp_classic(),
 		 "classic programs on syscall events run preemptible (7.x)");
+	err = probe_sys_dispatch(f, f->why[GTSC_FEAT_SYS_DISPATCH],
+				 sizeof(f->why[GTSC_FEAT_SYS_DISPATCH]));
+	f->has[GTSC_FEAT_SYS_DISPATCH] = !err;
 	features_off(f);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "session.h"
+#include "dispatch.h"
 #include "flight.h"
 #include "gtsc.skel.h" /* after session.h: it needs gtsc_shared.h */
 #include "log.h"
@@ -65,6 +66,7 @@ struct gtsc_session {
 	size_t nr_tracked;
 	struct gtsc_func_set funcs; /* resolved by the public open's parse: ours to free */
 	char trigger[64];	    /* "syscall=NAME" of opts.trigger_syscall */
+	struct gtsc_dispatch disp;  /* the shared syscall dispatcher's slot, if in its chain */
 };
 
 /* The class each default channel carries; index = enum gtsc_class. */
@@ -461,6 +463,49 @@ static void setup_stacks(struct gtsc_session *s)
 		bpf_map__set_max_entries(s->skel->maps.gtsc_stacks, 1);
 }
 
+/*
+ * The syscalls source's tp_btf pair goes in the shared dispatcher's chain
+ * (dispatch.h) where the feature probe allows it: every session, the
+ * first included, since a program attached on the hook cannot be part of
+ * a chain others join.  A single session pays the dispatcher's run and one
+ * tail call for it.  Anything else, or no free slot, attaches directly.
+ */
+static int setup_dispatch(struct gtsc_session *s)
+{
+	const struct gtsc_source_choice *c[2] = {};
+	int err;
+
+	for (int i = 0; i < s->plan.n; i++)
+		if (s->plan.src[i].mask & GTSC_SRC_SYSCALLS)
+			c[!!strstr(s->plan.src[i].name, "exit")] = &s->plan.src[i];
+	if (!c[0] || !c[1] || !c[0]->prog || !c[1]->prog || strcmp(c[0]->how, "tp_btf") ||
+	    strcmp(c[1]->how, "tp_btf") || c[0]->rescue[0][0] || c[1]->rescue[0][0])
+		return 0;
+	if (!s->feat.has[GTSC_FEAT_SYS_DISPATCH]) {
+		slog(s, GTSC_LOG_DEBUG, "syscalls: attached directly (%s)",
+		     s->feat.why[GTSC_FEAT_SYS_DISPATCH]);
+		return 0;
+	}
+	err = gt_dispatch__begin(&s->disp);
+	if (err || s->disp.slot < 0) {
+		slog(s, GTSC_LOG_INFO, "syscalls: attached directly (%s)", s->disp.why);
+		return err;
+	}
+	s->skel->rodata->gtsc_sys_slot = s->disp.slot;
+	if (s->disp.creator) {
+		bpf_program__set_autoload(s->skel->progs.gtsc_sys_dispatch_enter, true);
+		bpf_program__set_autoload(s->skel->progs.gtsc_sys_dispatch_exit, true);
+		return 0;
+	}
+	err = bpf_map__reuse_fd(s->skel->maps.gtsc_sys_chain_enter, s->disp.chain_fd[0]);
+	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_chain_exit, s->disp.chain_fd[1]);
+	if (err) {
+		slog(s, GTSC_LOG_WARN, "sharing the syscall dispatcher failed: %s", strerror(-err));
+		gt_dispatch__leave(&s->disp);
+	}
+	return err;
+}
+
 /* Rescue programs (gtsc_shared.h) only where the plan has them: their marks cost 4 MiB. */
 static void setup_rescue(struct gtsc_session *s)
 {
@@ -580,7 +625,18 @@ static int session_load(struct gtsc_session *s)
 	err = err ?: check_plan(s);
 	if (err)
 		return err;
+	err = setup_dispatch(s);
+	if (err)
+		return err;
 	err = gtsc_bpf__load(s->skel);
+	if (err)
+		gt_dispatch__leave(&s->disp);
+	else if (s->disp.slot >= 0 && gt_dispatch__publish(&s->disp, s->skel->obj)) {
+		/* the programs tail-call from their slot on: attached directly they would
+		 * run the chain's later sessions twice */
+		slog(s, GTSC_LOG_WARN, "%s", s->disp.why);
+		return -EIO;
+	}
 	if (err) {
 		slog(s, GTSC_LOG_WARN,
 		     "the kernel refused the BPF programs (%s); run with -v for the verifier log",
@@ -610,6 +666,7 @@ struct gtsc_session *gt_session__open_sink(const struct gtsc_engine_opts *opts,
 	if (!s)
 		return errno = ENOMEM, NULL;
 	s->cgroup_fd = -1;
+	gt_dispatch__init(&s->disp);
 	err = OPTS_COPY(&s->opts, opts, gtsc_engine_opts);
 	if (err)
 		goto fail;
@@ -778,8 +835,8 @@ int gtsc_session__attach(struct gtsc_session *s)
 		struct bpf_program *p;
 		int err;
 
-		if (!c->prog)
-			continue;
+		if (!c->prog || ((c->mask & GTSC_SRC_SYSCALLS) && s->disp.slot >= 0))
+			continue; /* in the dispatcher's chain: filled below */
 		p = bpf_object__find_program_by_name(s->skel->obj, c->prog);
 		s->links[i] = bpf_program__attach(p);
 		if (!s->links[i]) {
@@ -799,6 +856,19 @@ int gtsc_session__attach(struct gtsc_session *s)
 				return err;
 			}
 		}
+	}
+	if (s->disp.slot >= 0 && !s->disp.filled) {
+		int err = gt_dispatch__fill(&s->disp,
+					    bpf_program__fd(s->skel->progs.gtsc_sys_enter_btf),
+					    bpf_program__fd(s->skel->progs.gtsc_sys_exit_btf));
+
+		if (err) {
+			slog(s, GTSC_LOG_WARN, "putting the syscall programs in slot %d failed: %s",
+			     s->disp.slot, strerror(-err));
+			return err;
+		}
+		slog(s, GTSC_LOG_DEBUG, "syscalls: dispatcher slot %d%s", s->disp.slot,
+		     s->disp.creator ? " (attached the dispatcher)" : "");
 	}
 	return attach_funcs(s) ?: attach_events(s);
 }
@@ -864,6 +934,7 @@ int gt_session__poll(struct gtsc_session *s, int timeout_ms)
 
 	if (n < 0)
 		return n;
+	gt_dispatch__reap(&s->disp, false); /* a SIGKILLed recorder's slot, once a second */
 	err = emit_drops(s, now);
 	if (err)
 		return err;
@@ -1153,6 +1224,8 @@ void gtsc_session__destroy(struct gtsc_session *s)
 {
 	if (!s)
 		return;
+	/* Out of the chain before anything of ours goes (gtsc_on is ours). */
+	gt_dispatch__leave(&s->disp);
 	/* Rescue programs first: alone, one would take every event for a skipped one. */
 	for (int i = 0; i < GTSC_MAX_SOURCES; i++)
 		for (int l = GTSC_RESCUE_LEVELS - 1; l >= 0; l--)

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The shared syscall dispatcher's bookkeeping between recorder processes
+ * (dispatch.h).  Every change to the file and to the prog arrays' slots is
+ * made under its flock; a slot's line is written before its programs go
+ * in, and its programs taken out before the line goes, so that a slot
+ * filled without a line never exists and a reaper never empties a live
+ * holder's slot.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "dispatch.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+#define REAP_GAP_NS 1000000000ULL
+
+struct holder {
+	int pid, slot;
+	unsigned long long start;
+	int fd[4]; /* link enter, link exit, chain enter, chain exit: in the holder */
+};
+
+struct table {
+	struct holder h[GTSC_DISPATCH_SLOTS];
+	int n;
+};
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* /proc/PID/stat's starttime (field 22), 0 when PID is gone or a zombie (its fds are closed). */
+static unsigned long long start_time(int pid)
+{
+	char path[64], buf[1024], *p, state;
+	unsigned long long v = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')'); /* the comm may hold anything */
+	if (!p || sscanf(p + 1, " %c", &state) != 1 || state == 'Z' || state == 'X')
+		return 0;
+	/* the space before field F, from the one before the state (field 3) */
+	for (int f = 3; f <= 22 && p; f++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu", &v) != 1)
+		return 0;
+	return v;
+}
+
+static bool alive(const struct holder *h)
+{
+	return h->start && start_time(h->pid) == h->start;
+}
+
+static void table_read(int fd, struct table *t)
+{
+	char buf[4096], *line, *save = NULL;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	t->n = 0;
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	for (line = strtok_r(buf, "\n", &save); line && t->n < GTSC_DISPATCH_SLOTS;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct holder *h = &t->h[t->n];
+
+		if (sscanf(line, "%d %llu %d %d %d %d %d", &h->pid, &h->start, &h->slot, &h->fd[0],
+			   &h->fd[1], &h->fd[2], &h->fd[3]) == 7 &&
+		    h->slot >= 0 && h->slot < GTSC_DISPATCH_SLOTS)
+			t->n++;
+	}
+}
+
+/* Only when changed: readers that take no lock (tests) see a whole file between changes. */
+static int table_write(int fd, const struct table *t)
+{
+	char buf[4096], old[4096];
+	size_t len = 0;
+
+	for (int i = 0; i < t->n; i++) {
+		const struct holder *h = &t->h[i];
+
+		len += snprintf(buf + len, sizeof(buf) - len, "%d %llu %d %d %d %d %d\n", h->pid,
+				h->start, h->slot, h->fd[0], h->fd[1], h->fd[2], h->fd[3]);
+	}
+	if (pread(fd, old, sizeof(old), 0) == (ssize_t)len && !memcmp(old, buf, len))
+		return 0;
+	if (ftruncate(fd, 0) || pwrite(fd, buf, len, 0) != (ssize_t)len)
+		return -errno;
+	return 0;
+}
+
+static void table_drop(struct table *t, int i)
+{
+	t->h[i] = t->h[--t->n];
+}
+
+/* Copies of H's four fds into FD, checked to be what the line says: 0 or -errno. */
+static int copy_fds(const struct holder *h, int fd[4])
+{
+	int pidfd = syscall(SYS_pidfd_open, h->pid, 0), err = 0;
+
+	for (int i = 0; i < 4; i++)
+		fd[i] = -1;
+	if (pidfd < 0)
+		return -errno;
+	/* after the pidfd: the process it names is the line's if the start time still matches */
+	if (!alive(h)) {
+		close(pidfd);
+		return -ESRCH;
+	}
+	for (int i = 0; i < 4 && !err; i++) {
+		fd[i] = syscall(SYS_pidfd_getfd, pidfd, h->fd[i], 0);
+		if (fd[i] < 0)
+			err = -errno;
+	}
+	close(pidfd);
+	for (int i = 2; i < 4 && !err; i++) {
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info);
+
+		if (bpf_obj_get_info_by_fd(fd[i], &info, &len) ||
+		    info.type != BPF_MAP_TYPE_PROG_ARRAY ||
+		    strncmp(info.name, "gtsc_sys_chain", 14))
+			err = -EBADF;
+	}
+	if (err)
+		for (int i = 0; i < 4; i++)
+			if (fd[i] >= 0)
+				close(fd[i]), fd[i] = -1;
+	return err;
+}
+
+static void empty_slot(const int chain_fd[2], int slot)
+{
+	__u32 key = slot;
+
+	for (int h = 0; h < 2; h++)
+		if (chain_fd[h] >= 0)
+			bpf_map_delete_elem(chain_fd[h], &key); /* ENOENT: never filled */
+}
+
+/* Dead holders' lines dropped, their slots emptied through CHAIN_FD (NULL: none to empty). */
+static void table_reap(struct table *t, const int chain_fd[2])
+{
+	for (int i = 0; i < t->n;) {
+		if (alive(&t->h[i])) {
+			i++;
+			continue;
+		}
+		if (chain_fd)
+			empty_slot(chain_fd, t->h[i].slot);
+		table_drop(t, i);
+	}
+}
+
+static int open_locked(bool wait)
+{
+	int fd;
+
+	mkdir("/run/gtsc", 0700);
+	fd = open(GTSC_DISPATCH_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static void unlock(struct gtsc_dispatch *d)
+{
+	if (d->lock_fd >= 0)
+		close(d->lock_fd); /* releases the flock */
+	d->lock_fd = -1;
+}
+
+void gt_dispatch__init(struct gtsc_dispatch *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->lock_fd = -1;
+	d->slot = -1;
+	for (int h = 0; h < 2; h++)
+		d->chain_fd[h] = d->link_fd[h] = -1;
+}
+
+static void close_fds(struct gtsc_dispatch *d)
+{
+	for (int h = 0; h < 2; h++) {
+		if (d->chain_fd[h] >= 0)
+			close(d->chain_fd[h]);
+		if (d->link_fd[h] >= 0)
+			close(d->link_fd[h]);
+		bpf_link__destroy(d->links[h]);
+		d->links[h] = NULL;
+		d->chain_fd[h] = d->link_fd[h] = -1;
+	}
+}
+
+int gt_dispatch__begin(struct gtsc_dispatch *d)
+{
+	struct table t;
+	bool used[GTSC_DISPATCH_SLOTS] = {};
+	int fd = open_locked(true), i, live;
+
+	if (fd < 0) {
+		snprintf(d->why, sizeof(d->why), "cannot lock %s: %s", GTSC_DISPATCH_FILE,
+			 strerror(-fd));
+		return 0;
+	}
+	d->lock_fd = fd;
+	table_read(fd, &t);
+	/* a live holder's copies: it holds the dispatchers, so they are attached */
+	for (i = 0, live = -1; i < t.n; i++) {
+		int c[4];
+
+		if (!alive(&t.h[i]))
+			continue;
+		live = i;
+		if (copy_fds(&t.h[i], c))
+			continue;
+		d->link_fd[0] = c[0];
+		d->link_fd[1] = c[1];
+		d->chain_fd[0] = c[2];
+		d->chain_fd[1] = c[3];
+		break;
+	}
+	d->creator = d->chain_fd[0] < 0;
+	if (d->creator && live >= 0) {
+		/* someone holds the chain and we cannot copy it: attach beside it */
+		snprintf(d->why, sizeof(d->why), "cannot copy pid %d's dispatcher fds",
+			 t.h[live].pid);
+		unlock(d);
+		d->creator = false;
+		return 0;
+	}
+	/* no live holder: the arrays died with the last one, and every line is stale */
+	if (d->creator)
+		t.n = 0;
+	table_reap(&t, d->chain_fd);
+	for (i = 0; i < t.n; i++)
+		used[t.h[i].slot] = true;
+	for (i = 0; i < GTSC_DISPATCH_SLOTS && used[i]; i++)
+		;
+	if (i == GTSC_DISPATCH_SLOTS) {
+		snprintf(d->why, sizeof(d->why), "all %d dispatch slots are taken",
+			 GTSC_DISPATCH_SLOTS);
+		close_fds(d);
+		table_write(fd, &t);
+		unlock(d);
+		return 0;
+	}
+	d->slot = i;
+	table_write(fd, &t);
+	return 0; /* still locked: publish writes our line */
+}
+
+int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
+{
+	static const char *const progs[2] = { "gtsc_sys_dispatch_enter", "gtsc_sys_dispatch_exit" };
+	static const char *const maps[2] = { "gtsc_sys_chain_enter", "gtsc_sys_chain_exit" };
+	struct table t;
+	struct holder *me;
+	int err = 0;
+
+	if (d->slot < 0)
+		return 0;
+	for (int h = 0; h < 2 && d->creator && !err; h++) {
+		struct bpf_program *p = bpf_object__find_program_by_name(obj, progs[h]);
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, maps[h]);
+
+		d->links[h] = p ? bpf_program__attach(p) : NULL;
+		if (!d->links[h] || !m) {
+			err = d->links[h] ? -ENOENT : -errno;
+			break;
+		}
+		d->link_fd[h] = bpf_link__fd(d->links[h]);
+		d->chain_fd[h] = fcntl(bpf_map__fd(m), F_DUPFD_CLOEXEC, 3);
+		if (d->chain_fd[h] < 0)
+			err = -errno;
+	}
+	table_read(d->lock_fd, &t);
+	me = &t.h[t.n];
+	*me = (struct holder){ .pid = getpid(), .start = start_time(getpid()), .slot = d->slot,
+			       .fd = { d->link_fd[0], d->link_fd[1], d->chain_fd[0],
+				       d->chain_fd[1] } };
+	if (!err && t.n < GTSC_DISPATCH_SLOTS) {
+		t.n++;
+		err = table_write(d->lock_fd, &t);
+	} else if (!err) {
+		err = -ENOSPC;
+	}
+	unlock(d);
+	if (err) {
+		snprintf(d->why, sizeof(d->why), "sharing the dispatcher failed: %s",
+			 strerror(-err));
+		close_fds(d);
+		d->slot = -1;
+	}
+	return err;
+}
+
+int gt_dispatch__fill(struct gtsc_dispatch *d, int enter_fd, int exit_fd)
+{
+	__u32 key = d->slot;
+	int fds[2] = { enter_fd, exit_fd };
+
+	for (int h = 0; h < 2; h++)
+		if (bpf_map_update_elem(d->chain_fd[h], &key, &fds[h], BPF_ANY)) {
+			int err = -errno;
+
+			empty_slot(d->chain_fd, d->slot);
+			return err;
+		}
+	d->filled = true;
+	return 0;
+}
+
+void gt_dispatch__reap(struct gtsc_dispatch *d, bool force)
+{
+	__u64 now = mono_ns();
+	struct table t;
+	int fd;
+
+	if (d->slot < 0 || (!force && now - d->last_reap_ns < REAP_GAP_NS))
+		return;
+	d->last_reap_ns = now;
+	fd = open_locked(force);
+	if (fd < 0)
+		return; /* busy: another recorder is joining or leaving, and reaps */
+	table_read(fd, &t);
+	table_reap(&t, d->chain_fd);
+	table_write(fd, &t);
+	close(fd);
+}
+
+void gt_dispatch__leave(struct gtsc_dispatch *d)
+{
+	struct table t;
+	int fd;
+
+	if (d->slot < 0 && d->lock_fd < 0)
+		return;
+	fd = d->lock_fd >= 0 ? d->lock_fd : open_locked(true);
+	d->lock_fd = -1;
+	if (d->slot >= 0)
+		empty_slot(d->chain_fd, d->slot);
+	if (fd >= 0) {
+		table_read(fd, &t);
+		for (int i = 0; i < t.n; i++)
+			if (t.h[i].pid == getpid() && t.h[i].slot == d->slot) {
+				table_drop(&t, i);
+				break;
+			}
+		table_reap(&t, d->chain_fd);
+		table_write(fd, &t);
+		close(fd);
+	}
+	close_fds(d);
+	d->slot = -1;
+	d->filled = false;
+}
+
+void gt_dispatch__reap_all(void)
+{
+	int fd = open_locked(false), c[4] = { -1, -1, -1, -1 };
+	struct table t;
+
+	if (fd < 0)
+		return;
+	table_read(fd, &t);
+	for (int i = 0; i < t.n; i++)
+		if (alive(&t.h[i]) && !copy_fds(&t.h[i], c))
+			break;
+	if (c[2] < 0)
+		t.n = 0; /* nobody alive holds the arrays */
+	else
+		table_reap(&t, c + 2);
+	table_write(fd, &t);
+	for (int i = 0; i < 4; i++)
+		if (c[i] >= 0)
+			close(c[i]);
+	close(fd);
+}

@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# The shared syscall dispatcher (dispatch.h, doc/notes/sessions-dispatch.md):
+# a session that joins while another records, and one whose recorder
+# attached the dispatcher and was then SIGKILLed, each record exactly their
+# storm (2N + 2 events, storm.c); the dispatcher is attached once for all
+# (one link per hook, counted through bpf(2) by bpfls), the dead recorder's
+# slot is emptied, and once every recorder has ended no link of ours is
+# left.  Where the feature probe turns the dispatcher off (preemptible
+# kernels: 7.x, PREEMPT_RT), the same sessions must be exact with no
+# dispatcher link at all.
+. "$(dirname "$0")/lib.sh"
+
+BPFLS="$WORKLOADS/bpfls"
+NA=300000
+NB=20000
+NC=20000
+ND=30000
+
+if "$GTSC" features | grep -qx 'sys_dispatch=yes'; then
+	ON=1
+	LINKS=2
+	echo "# dispatcher on"
+else
+	ON=0
+	LINKS=0
+	echo "# dispatcher off: $("$GTSC" features | grep sys_dispatch)"
+fi
+if [ "$("$BPFLS" links gtsc_sys_dispat)" != 0 ]; then
+	echo "SKIP live/dispatch: another recorder holds the dispatcher; the counts below would be its too"
+	exit 0
+fi
+
+start_storm() {
+	mkfifo "$TEST_TMP/go$1"
+	"$WORKLOADS/storm" "$2" < "$TEST_TMP/go$1" > "$TEST_TMP/pid$1" &
+	eval "SPID_$1=$!"
+	wait_for "$TEST_TMP/pid$1" "$(eval echo "\$SPID_$1")" 5
+}
+
+record_storm() {
+	local name=$1 pid=$2
+	"$GTSC" record -e syscalls -p "$pid" --name "gt-d$name" -d 400 -b 16M \
+		-o "$TEST_TMP/$name.gtsc" 2> "$TEST_TMP/err$name" &
+	eval "R_$name=$!"
+	wait_for "$TEST_TMP/err$name" recording 30
+}
+
+# storm_exact NAME PID N: the trace has PID's 2N + 2 events (recorded plus
+# dropped) and no other process's.
+storm_exact() {
+	"$GTSC" report -i "$TEST_TMP/$1.gtsc" --json > "$TEST_TMP/j"
+	local head chan rec drop others
+	head=$(head -1 "$TEST_TMP/j")
+	chan=$(printf '%s\n' "$head" | grep -o '"name":"syscalls"[^}]*')
+	rec=$(count_lines "$TEST_TMP/j" "\"pid\":$2," '"event":"sys_e')
+	drop=$(json_field "$chan" dropped)
+	others=$(grep '"event":"sys_e' "$TEST_TMP/j" | grep -vc "\"pid\":$2,")
+	echo "# session $1: recorded $rec, dropped $drop, others' $others (want $((2 * $3 + 2)))"
+	[ $((rec + ${drop:-0})) = $((2 * $3 + 2)) ] && [ "$others" = 0 ]
+}
+
+slot_of() { "$BPFLS" table | awk -v p="$1" '$1 == p { print $3 }'; }
+# filled FILE HOOK SLOT: bpfls slots listed SLOT for HOOK.
+filled() {
+	awk -v h="$2" -v s="$3" '$1 == h { for (i = 2; i <= NF; i++) if ($i == s) f = 1 }
+		END { exit !f }' "$1"
+}
+# in_chain FILE SLOT: SLOT filled on both hooks; out_of_chain: on neither.
+in_chain() { filled "$1" enter "$2" && filled "$1" exit "$2"; }
+out_of_chain() { ! filled "$1" enter "$2" && ! filled "$1" exit "$2"; }
+links() { "$BPFLS" links gtsc_sys_dispat; }
+
+# 1. b joins while a records (a's storm released first: it may still run)
+start_storm a $NA
+start_storm b $NB
+exec 3> "$TEST_TMP/goa" 4> "$TEST_TMP/gob"
+record_storm a "$SPID_a" || fail dispatch/start-a "$(head -c 300 "$TEST_TMP/erra")"
+echo g >&3
+exec 3>&-
+record_storm b "$SPID_b" || fail dispatch/start-b "$(head -c 300 "$TEST_TMP/errb")"
+kill -0 "$SPID_a" 2> /dev/null && echo "# b joined while a's storm ran"
+check dispatch/one-dispatcher "dispatcher links with two sessions: $(links), want $LINKS" \
+	[ "$(links)" = $LINKS ]
+if [ $ON = 1 ]; then
+	sa=$(slot_of "$R_a")
+	sb=$(slot_of "$R_b")
+	"$BPFLS" slots > "$TEST_TMP/slots1"
+	check_expr dispatch/join-slots "slots a=$sa b=$sb, filled: $(tr '\n' '|' < "$TEST_TMP/slots1")" \
+		'[ -n "$sa" ] && [ -n "$sb" ] && [ "$sa" != "$sb" ] &&
+		 in_chain "$TEST_TMP/slots1" "$sa" && in_chain "$TEST_TMP/slots1" "$sb"'
+fi
+echo g >&4
+exec 4>&-
+wait "$SPID_a" "$SPID_b"
+kill -INT "$R_a" "$R_b"
+wait "$R_a" "$R_b"
+check dispatch/join-a-exact "session a not exact (see above)" storm_exact a "$SPID_a" $NA
+check dispatch/join-b-exact "session b not exact (see above)" storm_exact b "$SPID_b" $NB
+
+# 2. c attaches the dispatcher, d joins, c is SIGKILLed: d stays exact, c's slot goes
+start_storm c $NC
+start_storm d $ND
+exec 5> "$TEST_TMP/goc" 6> "$TEST_TMP/god"
+record_storm c "$SPID_c" || fail dispatch/start-c "$(head -c 300 "$TEST_TMP/errc")"
+record_storm d "$SPID_d" || fail dispatch/start-d "$(head -c 300 "$TEST_TMP/errd")"
+sc=$(slot_of "$R_c")
+sd=$(slot_of "$R_d")
+if [ $ON = 1 ]; then
+	check dispatch/c-created "c did not attach the dispatcher: $(grep -i dispatch "$TEST_TMP/errc")" \
+		[ "$sc" = 0 ]
+fi
+kill -KILL "$R_c"
+wait "$R_c" 2> /dev/null
+echo g >&6
+exec 6>&-
+wait "$SPID_d"
+"$GTSC" list > /dev/null # reaps, as d's own consumer loop does once a second
+"$BPFLS" slots > "$TEST_TMP/slots2"
+if [ $ON = 1 ]; then
+	check_expr dispatch/dead-slot-emptied \
+		"c's slot $sc still filled, or d's $sd not: $(tr '\n' '|' < "$TEST_TMP/slots2")" \
+		'in_chain "$TEST_TMP/slots2" "$sd" && out_of_chain "$TEST_TMP/slots2" "$sc"'
+	check dispatch/dead-line-removed "c's line is still in /run/gtsc/dispatch" \
+		[ -z "$(slot_of "$R_c")" ]
+	check dispatch/dispatcher-survives "dispatcher links after c's death: $(links)" \
+		[ "$(links)" = 2 ]
+fi
+kill -INT "$R_d"
+wait "$R_d"
+check dispatch/after-kill-d-exact "session d not exact (see above)" storm_exact d "$SPID_d" $ND
+echo g >&5
+exec 5>&-
+wait "$SPID_c"
+
+# 3. nothing of ours stays attached
+check dispatch/none-left "dispatcher links after every recorder ended: $(links)" \
+	[ "$(links)" = 0 ]
+check dispatch/no-holder "a live holder is still listed: $("$BPFLS" slots | tr '\n' '|')" \
+	[ "$("$BPFLS" slots)" = none ]
