@@ -833,7 +833,8 @@ static __always_inline int exit_raw(struct pt_regs *regs, long ret)
  * retpolines) once instead of eight times.
  *
  * Two arrays: a prog array takes programs of one attach point only (the
- * kernel compares the owner's attach function, 6.11's 28ead3eaabc1).
+ * kernel compares the owner's attach function since 6.11's "bpf: Prevent tail
+ * call between progs attached to different hooks").
  */
 #define GTSC_DISPATCH_SLOTS 16 /* the chain stays under the 33 tail calls a run may make */
 

@@ -190,7 +190,8 @@ static int open_locked(bool wait)
 	int fd;
 
 	mkdir("/run/gtsc", 0700);
-	fd = open(GTSC_DISPATCH_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/* /run/gtsc is root's, O_NOFOLLOW all the same (as control.c's epitaphs) */
+	fd = open(GTSC_DISPATCH_FILE, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {

@@ -375,9 +375,10 @@ static bool probe_bpf_preemptible(void)
 /*
  * The shared syscall dispatcher (dispatch.h): a tp_btf/sys_enter program
  * that tail-calls through a prog array holding another (tail calls from
- * tracing programs; the array's owner check, 6.11's 28ead3eaabc1, compares
- * attach points), and pidfd_getfd (5.6, 8649c322f75c) for a recorder to
- * copy another's fds.  Only where syscall programs are not preemptible:
+ * tracing programs; the array's owner check compares attach points since
+ * 6.11's "bpf: Prevent tail call between progs attached to different
+ * hooks"), and pidfd_getfd (5.6, 8649c322f75c) for a recorder to copy
+ * another's fds.  Only where syscall programs are not preemptible:
  * elsewhere each session needs its own rescue programs after its first.
  */
 static int probe_sys_dispatch(const struct gtsc_features *f, char *why, size_t sz)
