@@ -834,7 +834,7 @@ static __always_inline int exit_raw(struct pt_regs *regs, long ret)
  * insert into the hash failed) or'ed with gtsc_sys_mask[tgid] (the -p
  * sessions' bits, set wherever a session adds a tgid to its gtsc_pids:
  * gtsc_session__track_pid and task.bpf.c's fork handler, before the child
- * runs).  It keeps the mask in a per-CPU word, and each session's program,
+ * runs).  It keeps the mask in a per-CPU scratch, and each session's program,
  * after its own work (its own filters: the mask only skips calls, an extra
  * bit costs a filtered call, a missing one would lose events), tail-calls
  * the next set slot after its own.  Per CPU is safe: the chain runs only
@@ -869,12 +869,28 @@ struct {
 struct GTSC_SYS_MASK_DEF gtsc_sys_mask SEC(".maps");
 struct GTSC_SYS_EVERY_DEF gtsc_sys_every SEC(".maps");
 
-/* The running event's mask, from the dispatcher to the chain (see above). */
+/*
+ * MASK: the running event's, from the dispatcher to the chain (see above).
+ * The rest is this CPU's last look into gtsc_sys_mask: TGID (plus one, 0:
+ * none), its bits HMASK, and GEN, the word's generation before that
+ * lookup.  A writer bumps the generation after changing the hash
+ * (task.bpf.c, dispatch.c), so a lookup that may have missed a change is
+ * not reused after it; a forked child's first syscall comes after its
+ * parent's fork handler bumped it.  What it saves is the hash lookup
+ * while one task keeps calling on this CPU.  x86 only, as gtsc_pid_tracked.
+ */
+struct sys_cur {
+	__u32 mask;
+	__u32 tgid;
+	__u32 hmask;
+	__u32 gen;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, struct sys_cur);
 } gtsc_sys_cur SEC(".maps");
 
 /* Set by the loader: this session's slot; GTSC_DISPATCH_SLOTS when attached directly. */
@@ -896,29 +912,40 @@ static __always_inline void chain_from(void *ctx, void *chain, __u32 from, __u32
 
 static __always_inline void chain_next(void *ctx, void *chain)
 {
-	__u32 zero = 0, *cur;
+	struct sys_cur *cur;
+	__u32 zero = 0;
 
 	if (gtsc_sys_slot >= GTSC_DISPATCH_SLOTS)
 		return;
 	cur = bpf_map_lookup_elem(&gtsc_sys_cur, &zero);
 	if (cur)
-		chain_from(ctx, chain, gtsc_sys_slot + 1, *cur);
+		chain_from(ctx, chain, gtsc_sys_slot + 1, cur->mask);
 }
 
 static __always_inline void dispatch(void *ctx, void *chain)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, zero = 0, mask, *every, *m, *cur;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, zero = 0, gen, *m;
+	__u64 *word = bpf_map_lookup_elem(&gtsc_sys_every, &zero), w;
+	struct sys_cur *cur = bpf_map_lookup_elem(&gtsc_sys_cur, &zero);
+	bool hit = false;
 
-	every = bpf_map_lookup_elem(&gtsc_sys_every, &zero);
-	cur = bpf_map_lookup_elem(&gtsc_sys_cur, &zero);
-	if (!every || !cur)
+	if (!word || !cur)
 		return;
-	m = bpf_map_lookup_elem(&gtsc_sys_mask, &tgid);
-	mask = *every | (m ? *m : 0);
-	if (!mask)
-		return;
-	*cur = mask;
-	chain_from(ctx, chain, 0, mask);
+	w = *(volatile __u64 *)word;
+	gen = w >> 32;
+#if defined(__TARGET_ARCH_x86)
+	hit = cur->tgid == tgid + 1 && cur->gen == gen;
+	asm volatile("" ::: "memory"); /* the generation is read before the lookup */
+#endif
+	if (!hit) {
+		m = bpf_map_lookup_elem(&gtsc_sys_mask, &tgid);
+		cur->hmask = m ? *m : 0;
+		cur->tgid = tgid + 1;
+		cur->gen = gen;
+	}
+	cur->mask = (__u32)w | cur->hmask;
+	if (cur->mask)
+		chain_from(ctx, chain, 0, cur->mask);
 }
 
 SEC("tp_btf/sys_enter")

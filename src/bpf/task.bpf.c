@@ -42,19 +42,26 @@ extern const volatile __u32 gtsc_sys_slot;
 static __always_inline void sys_mask_want(__u32 tgid)
 {
 	__u32 bit, zero = 0, *m;
+	__u64 *w = bpf_map_lookup_elem(&gtsc_sys_every, &zero);
 
-	if (gtsc_sys_slot >= GTSC_DISPATCH_SLOTS)
+	if (gtsc_sys_slot >= GTSC_DISPATCH_SLOTS || !w)
 		return; /* not in the chain */
 	bit = 1u << gtsc_sys_slot;
 	m = bpf_map_lookup_elem(&gtsc_sys_mask, &tgid);
 	if (!m && !bpf_map_update_elem(&gtsc_sys_mask, &tgid, &bit, BPF_NOEXIST))
-		return;
+		goto changed;
 	if (!m) /* another writer inserted it first (EEXIST), or the hash is full */
 		m = bpf_map_lookup_elem(&gtsc_sys_mask, &tgid);
-	if (!m)
-		m = bpf_map_lookup_elem(&gtsc_sys_every, &zero);
-	if (m && !(*m & bit))
-		__sync_fetch_and_or(m, bit);
+	if (!m) {
+		__sync_fetch_and_or(w, bit); /* the word is read afresh every event */
+		return;
+	}
+	if (*m & bit)
+		return;
+	__sync_fetch_and_or(m, bit);
+changed:
+	/* after the change: a CPU's cached mask of TGID is stale from here */
+	__sync_fetch_and_add(w, GTSC_SYS_GEN_ONE);
 }
 
 SEC("tp_btf/sched_process_fork")

@@ -12,7 +12,8 @@
  *                       "none" when no live holder holds them
  *   bpfls mask TGID     the dispatcher's mask for TGID: "every W mask M"
  *                       (M "none" when the hash has no entry), the slots as
- *                       bits; "none" when no live holder holds them
+ *                       bits (W: the word's low half); "none" when no live
+ *                       holder holds them
  *   bpfls table         /run/gtsc/dispatch, read under its flock (a
  *                       recorder rewrites it in place)
  */
@@ -170,7 +171,8 @@ static int lookup(int fd, const void *key, void *val)
 
 static int mask(const char *arg)
 {
-	__u32 tgid = strtoul(arg, NULL, 10), zero = 0, every = 0, m;
+	__u32 tgid = strtoul(arg, NULL, 10), zero = 0, m;
+	__u64 every = 0; /* the slots in the low half, the hash's generation above */
 	int fd[7];
 
 	if (holder_fds(fd))
@@ -179,7 +181,7 @@ static int mask(const char *arg)
 		perror("bpfls: the dispatcher's word");
 		return 1;
 	}
-	printf("every %u mask ", every);
+	printf("every %u mask ", (__u32)every);
 	if (lookup(fd[4], &tgid, &m))
 		printf("none\n");
 	else
@@ -211,6 +213,7 @@ int main(int argc, char **argv)
 		return slots();
 	if (argc == 3 && !strcmp(argv[1], "mask"))
 		return mask(argv[2]);
-	fprintf(stderr, "usage: bpfls links PREFIX | bpfls slots | bpfls mask TGID | bpfls table\n");
+	fprintf(stderr,
+		"usage: bpfls links PREFIX | bpfls slots | bpfls mask TGID | bpfls table\n");
 	return 2;
 }

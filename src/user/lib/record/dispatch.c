@@ -193,13 +193,14 @@ static int copy_fds(const struct holder *h, int fd[NR_FDS])
 }
 
 /*
- * The dispatcher's word of slots that take every task, changed atomically
- * through its mapping: BPF fork handlers or their bits into it (a full
- * mask hash), and an update through bpf(2) would overwrite theirs.
+ * The dispatcher's word (gtsc.bpf.h: the slots that take every task, and
+ * the mask hash's generation above them), changed atomically through its
+ * mapping: BPF fork handlers change it too, and an update through bpf(2)
+ * would overwrite theirs.  OR and AND act on the slots, ADD on the whole.
  */
-static int every_change(int every_fd, __u32 or, __u32 and)
+static int every_change(int every_fd, __u32 or, __u32 and, __u64 add)
 {
-	__u32 *w;
+	__u64 *w;
 
 	if (every_fd < 0)
 		return -EBADF;
@@ -208,11 +209,15 @@ static int every_change(int every_fd, __u32 or, __u32 and)
 		return -errno;
 	if (or)
 		__atomic_fetch_or(w, or, __ATOMIC_SEQ_CST);
-	else
-		__atomic_fetch_and(w, and, __ATOMIC_SEQ_CST);
+	if (and != ~0u)
+		__atomic_fetch_and(w, 0xffffffff00000000ULL | and, __ATOMIC_SEQ_CST);
+	if (add)
+		__atomic_fetch_add(w, add, __ATOMIC_SEQ_CST);
 	munmap(w, sizeof(*w));
 	return 0;
 }
+
+#define GEN_ONE (1ULL << 32) /* gtsc.bpf.h's GTSC_SYS_GEN_ONE */
 
 /*
  * SLOT emptied in CHAIN_FD and its bit cleared in EVERY_FD's word.  The
@@ -226,7 +231,7 @@ static void empty_slot(const int chain_fd[2], int every_fd, int slot)
 	for (int h = 0; h < 2; h++)
 		if (chain_fd[h] >= 0)
 			bpf_map_delete_elem(chain_fd[h], &key); /* ENOENT: never filled */
-	every_change(every_fd, 0, ~(1u << slot));
+	every_change(every_fd, 0, ~(1u << slot), 0);
 }
 
 /*
@@ -418,7 +423,7 @@ int gt_dispatch__fill(struct gtsc_dispatch *d, int enter_fd, int exit_fd, bool e
 {
 	__u32 key = d->slot;
 	int fds[2] = { enter_fd, exit_fd };
-	int err = every ? every_change(d->map_fd[1], 1u << d->slot, 0) : 0;
+	int err = every ? every_change(d->map_fd[1], 1u << d->slot, ~0u, 0) : 0;
 
 	for (int h = 0; h < 2 && !err; h++)
 		if (bpf_map_update_elem(d->chain_fd[h], &key, &fds[h], BPF_ANY))
@@ -447,11 +452,12 @@ int gt_dispatch__want(struct gtsc_dispatch *d, __u32 tgid)
 	if (d->slot < 0)
 		return 0;
 	bit = 1u << d->slot;
+	/* after the insert: a CPU's cached miss of TGID is stale from here (syscalls.bpf.c) */
 	if (!bpf_map_update_elem(d->map_fd[0], &tgid, &bit, BPF_NOEXIST))
-		return 0;
+		return every_change(d->map_fd[1], 0, ~0u, GEN_ONE);
 	if (!bpf_map_lookup_elem(d->map_fd[0], &tgid, &v) && (v & bit))
 		return 0;
-	return every_change(d->map_fd[1], bit, 0);
+	return every_change(d->map_fd[1], bit, ~0u, 0);
 }
 
 void gt_dispatch__reap(struct gtsc_dispatch *d, bool force)
