@@ -865,7 +865,7 @@ struct {
 	__type(value, __u32);
 } gtsc_sys_mchain_exit SEC(".maps");
 
-/* The loader shrinks both to one entry outside the chain. */
+/* Outside the chain the loader shrinks the hash to one entry. */
 struct GTSC_SYS_MASK_DEF gtsc_sys_mask SEC(".maps");
 struct GTSC_SYS_EVERY_DEF gtsc_sys_every SEC(".maps");
 
