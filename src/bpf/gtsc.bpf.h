@@ -99,6 +99,36 @@ GTSC_EXTERN struct {
 	__type(value, struct gtsc_pid_cache);
 } gtsc_pid_hit SEC(".maps");
 
+/*
+ * The shared syscall dispatcher's mask (syscalls.bpf.c's "dispatch",
+ * doc/notes/sessions-dispatch.md): tgid -> the chain's slots that may
+ * want its syscalls, and the word of slots that take every task.  Defined
+ * in syscalls.bpf.c (the dispatcher's creator's maps, reused by every
+ * joiner); task.bpf.c sets its session's bit at fork.  Like gtsc_pids,
+ * nothing deletes from the hash: a freed slot's stale bits only cost its
+ * next holder a filtered call.  The word's low half is the slots taking
+ * every task, its high half the hash's generation, bumped after each
+ * change to the hash (the dispatcher's per-CPU cache, syscalls.bpf.c): one
+ * load reads both.
+ */
+#define GTSC_DISPATCH_SLOTS 16 /* the chain stays under the 33 tail calls a run may make */
+#define GTSC_SYS_MASK_DEF                                                                          \
+	{                                                                                          \
+		__uint(type, BPF_MAP_TYPE_HASH);                                                   \
+		__uint(max_entries, GTSC_MAX_TRACKED_PIDS);                                        \
+		__type(key, __u32);                                                                \
+		__type(value, __u32);                                                              \
+	}
+#define GTSC_SYS_EVERY_DEF                                                                         \
+	{                                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                                  \
+		__uint(map_flags, BPF_F_MMAPABLE);                                                 \
+		__uint(max_entries, 1);                                                            \
+		__type(key, __u32);                                                                \
+		__type(value, __u64);                                                              \
+	}
+#define GTSC_SYS_GEN_ONE (1ULL << 32) /* the word's generation += 1 */
+
 /* --cgroup: the loader puts the cgroup v2 directory's fd at index 0. */
 GTSC_EXTERN struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);

@@ -10,6 +10,10 @@
  *                       live holder's fds (/run/gtsc/dispatch): "enter 0 1"
  *                       and "exit 0 1"; nothing after the word when empty,
  *                       "none" when no live holder holds them
+ *   bpfls mask TGID     the dispatcher's mask for TGID: "every W mask M"
+ *                       (M "none" when the hash has no entry), the slots as
+ *                       bits (W: the word's low half); "none" when no live
+ *                       holder holds them
  *   bpfls table         /run/gtsc/dispatch, read under its flock (a
  *                       recorder rewrites it in place)
  */
@@ -102,34 +106,86 @@ static void print_slots(const char *what, int fd)
 	printf("\n");
 }
 
-static int slots(void)
+/*
+ * Copies of the first live holder's fds (its line: pid, start, slot, the
+ * links, the prog arrays enter and exit, mask, every, cur): 0, or -1 with
+ * "none" printed.
+ */
+static int holder_fds(int fd[7])
 {
 	FILE *f = fopen("/run/gtsc/dispatch", "r");
-	int pid, slot, fd[4];
-	unsigned long long start;
+	char line[256];
 
 	if (f)
 		flock(fileno(f), LOCK_SH);
+	while (f && fgets(line, sizeof(line), f)) {
+		int pid, slot, hfd[7], pidfd, i;
+		unsigned long long start;
 
-	while (f && fscanf(f, "%d %llu %d %d %d %d %d", &pid, &start, &slot, &fd[0], &fd[1],
-			   &fd[2], &fd[3]) == 7) {
-		int pidfd = syscall(SYS_pidfd_open, pid, 0), ce, cx;
-
+		if (sscanf(line, "%d %llu %d %d %d %d %d %d %d %d", &pid, &start, &slot, &hfd[0],
+			   &hfd[1], &hfd[2], &hfd[3], &hfd[4], &hfd[5], &hfd[6]) != 10)
+			continue;
+		pidfd = syscall(SYS_pidfd_open, pid, 0);
 		if (pidfd < 0)
 			continue;
-		ce = syscall(SYS_pidfd_getfd, pidfd, fd[2], 0);
-		cx = syscall(SYS_pidfd_getfd, pidfd, fd[3], 0);
+		for (i = 0; i < 7; i++) {
+			fd[i] = syscall(SYS_pidfd_getfd, pidfd, hfd[i], 0);
+			if (fd[i] < 0)
+				break;
+		}
 		close(pidfd);
-		if (ce < 0 || cx < 0)
+		if (i < 7) {
+			while (i-- > 0)
+				close(fd[i]);
 			continue;
-		print_slots("enter", ce);
-		print_slots("exit", cx);
+		}
 		fclose(f);
 		return 0;
 	}
 	if (f)
 		fclose(f);
 	printf("none\n");
+	return -1;
+}
+
+static int slots(void)
+{
+	int fd[7];
+
+	if (holder_fds(fd))
+		return 0;
+	print_slots("enter", fd[2]);
+	print_slots("exit", fd[3]);
+	return 0;
+}
+
+static int lookup(int fd, const void *key, void *val)
+{
+	union bpf_attr a = {};
+
+	a.map_fd = fd;
+	a.key = (__u64)(unsigned long)key;
+	a.value = (__u64)(unsigned long)val;
+	return bpf(BPF_MAP_LOOKUP_ELEM, &a);
+}
+
+static int mask(const char *arg)
+{
+	__u32 tgid = strtoul(arg, NULL, 10), zero = 0, m;
+	__u64 every = 0; /* the slots in the low half, the hash's generation above */
+	int fd[7];
+
+	if (holder_fds(fd))
+		return 0;
+	if (lookup(fd[5], &zero, &every)) {
+		perror("bpfls: the dispatcher's word");
+		return 1;
+	}
+	printf("every %u mask ", (__u32)every);
+	if (lookup(fd[4], &tgid, &m))
+		printf("none\n");
+	else
+		printf("%u\n", m);
 	return 0;
 }
 
@@ -155,6 +211,9 @@ int main(int argc, char **argv)
 		return links(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "slots"))
 		return slots();
-	fprintf(stderr, "usage: bpfls links PREFIX | bpfls slots | bpfls table\n");
+	if (argc == 3 && !strcmp(argv[1], "mask"))
+		return mask(argv[2]);
+	fprintf(stderr,
+		"usage: bpfls links PREFIX | bpfls slots | bpfls mask TGID | bpfls table\n");
 	return 2;
 }

@@ -6,9 +6,11 @@
 # storm (2N + 2 events, storm.c); the dispatcher is attached once for all
 # (one link per hook, counted through bpf(2) by bpfls), the dead recorder's
 # slot is emptied, and once every recorder has ended no link of ours is
-# left.  Where the feature probe turns the dispatcher off (preemptible
-# kernels: 7.x, PREEMPT_RT), the same sessions must be exact with no
-# dispatcher link at all.
+# left.  The mask: a -p session follows its target's forked children, a
+# -a session beside it sees them too, a late -p joiner stays exact, and the
+# bits are where they belong.  Where the feature probe turns the dispatcher
+# off (preemptible kernels: 7.x, PREEMPT_RT), the same sessions must be
+# exact with no dispatcher link at all.
 . "$(dirname "$0")/lib.sh"
 
 BPFLS="$WORKLOADS/bpfls"
@@ -132,6 +134,75 @@ check dispatch/after-kill-d-exact "session d not exact (see above)" storm_exact 
 echo g >&5
 exec 5>&-
 wait "$SPID_c"
+
+# 4. the mask (dispatch.h): e records -a (its slot in the dispatcher's
+# word of slots taking every task), f records -p a forker that forks NF
+# children after both started (their bits set at fork, before they run),
+# g joins last with -p a storm.  Each child's MF getppid calls, enter and
+# exit, are in f's trace and in e's; g is exact; the bits are where they
+# belong (bpfls mask: "every W mask M").  Dispatcher off: exact all the same.
+NF=4
+MF=3000
+NG=20000
+bit() { echo $((($1 >> $2) & 1)); }
+mkfifo "$TEST_TMP/gof"
+(
+	read -r _ < "$TEST_TMP/gof"
+	exec "$WORKLOADS/forker" $NF $MF
+) > "$TEST_TMP/fout" &
+FPID=$!
+"$GTSC" record -e syscalls=getppid -a --name gt-de -d 400 -b 16M -o "$TEST_TMP/e.gtsc" \
+	2> "$TEST_TMP/erre" &
+R_e=$!
+wait_for "$TEST_TMP/erre" recording 30 || fail dispatch/start-e "$(head -c 300 "$TEST_TMP/erre")"
+record_storm f "$FPID" || fail dispatch/start-f "$(head -c 300 "$TEST_TMP/errf")"
+start_storm g $NG
+exec 7> "$TEST_TMP/gog"
+record_storm g "$SPID_g" || fail dispatch/start-g "$(head -c 300 "$TEST_TMP/errg")"
+if [ $ON = 1 ]; then
+	se=$(slot_of "$R_e")
+	sf=$(slot_of "$R_f")
+	sg=$(slot_of "$R_g")
+	read -r _ w _ m <<< "$("$BPFLS" mask "$FPID")"
+	read -r _ _ _ mg <<< "$("$BPFLS" mask "$SPID_g")"
+	check_expr dispatch/mask-bits \
+		"slots e=$se f=$sf g=$sg: every $w, forker's mask $m, storm's $mg" \
+		'[ -n "$se" ] && [ -n "$sf" ] && [ -n "$sg" ] &&
+		 [ "$(bit "$w" "$se")" = 1 ] && [ "$(bit "$w" "$sf")" = 0 ] &&
+		 [ "$(bit "$w" "$sg")" = 0 ] && [ "$(bit "$m" "$sf")" = 1 ] &&
+		 [ "$(bit "$m" "$sg")" = 0 ] && [ "$(bit "$mg" "$sg")" = 1 ] &&
+		 [ "$(bit "$mg" "$sf")" = 0 ]'
+fi
+echo g > "$TEST_TMP/gof"
+echo g >&7
+exec 7>&-
+wait "$FPID" "$SPID_g"
+kids=$(sed -n 's/^child=//p' "$TEST_TMP/fout")
+if [ $ON = 1 ]; then
+	nb=0
+	for c in $kids; do
+		read -r _ _ _ mc <<< "$("$BPFLS" mask "$c")"
+		[ "$mc" != none ] && [ "$(bit "$mc" "$sf")" = 1 ] && nb=$((nb + 1))
+	done
+	check dispatch/mask-fork "$nb of $NF children ($kids) have f's bit $sf" [ "$nb" = $NF ]
+fi
+kill -INT "$R_e" "$R_f" "$R_g"
+wait "$R_e" "$R_f" "$R_g"
+# kids_exact NAME: each child's MF getppid enters and exits are in NAME's trace, none dropped
+kids_exact() {
+	local n=0 c en ex
+	"$GTSC" report -i "$TEST_TMP/$1.gtsc" --json > "$TEST_TMP/j$1"
+	for c in $kids; do
+		en=$(count_lines "$TEST_TMP/j$1" "\"pid\":$c," '"event":"sys_enter","name":"getppid"')
+		ex=$(count_lines "$TEST_TMP/j$1" "\"pid\":$c," '"event":"sys_exit","name":"getppid"')
+		[ "$en" = $MF ] && [ "$ex" = $MF ] && n=$((n + 1))
+	done
+	echo "# session $1: $n of $NF children with $MF getppid enters and exits"
+	[ $n = $NF ]
+}
+check dispatch/mask-p-children "f lost forked children's calls (see above)" kids_exact f
+check dispatch/mask-all-children "e (-a) lost the children's calls (see above)" kids_exact e
+check dispatch/mask-late-joiner-exact "session g not exact (see above)" storm_exact g "$SPID_g" $NG
 
 # 3. nothing of ours stays attached
 check dispatch/none-left "dispatcher links after every recorder ended: $(links)" \

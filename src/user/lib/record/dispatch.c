@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
@@ -29,11 +30,15 @@
 #endif
 
 #define REAP_GAP_NS 1000000000ULL
+#define NR_FDS 7
+
+/* A holder's fds, in the order of its line (dispatch.h) */
+enum { FD_LINK, FD_CHAIN = 2, FD_MASK = 4, FD_EVERY, FD_CUR };
 
 struct holder {
 	int pid, slot;
 	unsigned long long start;
-	int fd[4]; /* link enter, link exit, chain enter, chain exit: in the holder */
+	int fd[NR_FDS]; /* in the holder; -1 where a line from before the mask has none */
 };
 
 struct table {
@@ -95,9 +100,14 @@ static void table_read(int fd, struct table *t)
 	     line = strtok_r(NULL, "\n", &save)) {
 		struct holder *h = &t->h[t->n];
 
-		if (sscanf(line, "%d %llu %d %d %d %d %d", &h->pid, &h->start, &h->slot, &h->fd[0],
-			   &h->fd[1], &h->fd[2], &h->fd[3]) == 7 &&
-		    h->slot >= 0 && h->slot < GTSC_DISPATCH_SLOTS)
+		int n = sscanf(line, "%d %llu %d %d %d %d %d %d %d %d", &h->pid, &h->start,
+			       &h->slot, &h->fd[0], &h->fd[1], &h->fd[2], &h->fd[3], &h->fd[4],
+			       &h->fd[5], &h->fd[6]);
+
+		/* 7 fields: a recorder from before the mask, which we cannot join (copy_fds) */
+		for (int i = n < 3 ? 0 : n - 3; i < NR_FDS; i++)
+			h->fd[i] = -1;
+		if (n >= 7 && h->slot >= 0 && h->slot < GTSC_DISPATCH_SLOTS)
 			t->n++;
 	}
 }
@@ -111,8 +121,9 @@ static int table_write(int fd, const struct table *t)
 	for (int i = 0; i < t->n; i++) {
 		const struct holder *h = &t->h[i];
 
-		len += snprintf(buf + len, sizeof(buf) - len, "%d %llu %d %d %d %d %d\n", h->pid,
-				h->start, h->slot, h->fd[0], h->fd[1], h->fd[2], h->fd[3]);
+		len += snprintf(buf + len, sizeof(buf) - len, "%d %llu %d %d %d %d %d %d %d %d\n",
+				h->pid, h->start, h->slot, h->fd[0], h->fd[1], h->fd[2], h->fd[3],
+				h->fd[4], h->fd[5], h->fd[6]);
 	}
 	if (pread(fd, old, sizeof(old), 0) == (ssize_t)len && !memcmp(old, buf, len))
 		return 0;
@@ -126,13 +137,33 @@ static void table_drop(struct table *t, int i)
 	t->h[i] = t->h[--t->n];
 }
 
-/* Copies of H's four fds into FD, checked to be what the line says: 0 or -errno. */
-static int copy_fds(const struct holder *h, int fd[4])
-{
-	int pidfd = syscall(SYS_pidfd_open, h->pid, 0), err = 0;
+/*
+ * What each copied map must be.  The names are cut at 15 characters; the
+ * unmasked chain's arrays were gtsc_sys_chain_*, which a recorder from
+ * before the mask requires and which we refuse: neither joins the other.
+ */
+static const struct {
+	__u32 type;
+	const char *name;
+} fd_maps[NR_FDS] = {
+	[FD_CHAIN] = { BPF_MAP_TYPE_PROG_ARRAY, "gtsc_sys_mchain" },
+	[FD_CHAIN + 1] = { BPF_MAP_TYPE_PROG_ARRAY, "gtsc_sys_mchain" },
+	[FD_MASK] = { BPF_MAP_TYPE_HASH, "gtsc_sys_mask" },
+	[FD_EVERY] = { BPF_MAP_TYPE_ARRAY, "gtsc_sys_every" },
+	[FD_CUR] = { BPF_MAP_TYPE_PERCPU_ARRAY, "gtsc_sys_cur" },
+};
 
-	for (int i = 0; i < 4; i++)
+/* Copies of H's fds into FD, checked to be what the line says: 0 or -errno. */
+static int copy_fds(const struct holder *h, int fd[NR_FDS])
+{
+	int pidfd, err = 0;
+
+	for (int i = 0; i < NR_FDS; i++)
 		fd[i] = -1;
+	for (int i = 0; i < NR_FDS; i++)
+		if (h->fd[i] < 0)
+			return -EBADF; /* from before the mask */
+	pidfd = syscall(SYS_pidfd_open, h->pid, 0);
 	if (pidfd < 0)
 		return -errno;
 	/* after the pidfd: the process it names is the line's if the start time still matches */
@@ -140,39 +171,74 @@ static int copy_fds(const struct holder *h, int fd[4])
 		close(pidfd);
 		return -ESRCH;
 	}
-	for (int i = 0; i < 4 && !err; i++) {
+	for (int i = 0; i < NR_FDS && !err; i++) {
 		fd[i] = syscall(SYS_pidfd_getfd, pidfd, h->fd[i], 0);
 		if (fd[i] < 0)
 			err = -errno;
 	}
 	close(pidfd);
-	for (int i = 2; i < 4 && !err; i++) {
+	for (int i = FD_CHAIN; i < NR_FDS && !err; i++) {
 		struct bpf_map_info info = {};
 		__u32 len = sizeof(info);
 
-		if (bpf_obj_get_info_by_fd(fd[i], &info, &len) ||
-		    info.type != BPF_MAP_TYPE_PROG_ARRAY ||
-		    strncmp(info.name, "gtsc_sys_chain", 14))
+		if (bpf_obj_get_info_by_fd(fd[i], &info, &len) || info.type != fd_maps[i].type ||
+		    strcmp(info.name, fd_maps[i].name))
 			err = -EBADF;
 	}
 	if (err)
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < NR_FDS; i++)
 			if (fd[i] >= 0)
 				close(fd[i]), fd[i] = -1;
 	return err;
 }
 
-static void empty_slot(const int chain_fd[2], int slot)
+/*
+ * The dispatcher's word (gtsc.bpf.h: the slots that take every task, and
+ * the mask hash's generation above them), changed atomically through its
+ * mapping: BPF fork handlers change it too, and an update through bpf(2)
+ * would overwrite theirs.  OR and AND act on the slots, ADD on the whole.
+ */
+static int every_change(int every_fd, __u32 or, __u32 and, __u64 add)
+{
+	__u64 *w;
+
+	if (every_fd < 0)
+		return -EBADF;
+	w = mmap(NULL, sizeof(*w), PROT_READ | PROT_WRITE, MAP_SHARED, every_fd, 0);
+	if (w == MAP_FAILED)
+		return -errno;
+	if (or)
+		__atomic_fetch_or(w, or, __ATOMIC_SEQ_CST);
+	if (and != ~0u)
+		__atomic_fetch_and(w, 0xffffffff00000000ULL | and, __ATOMIC_SEQ_CST);
+	if (add)
+		__atomic_fetch_add(w, add, __ATOMIC_SEQ_CST);
+	munmap(w, sizeof(*w));
+	return 0;
+}
+
+#define GEN_ONE (1ULL << 32) /* gtsc.bpf.h's GTSC_SYS_GEN_ONE */
+
+/*
+ * SLOT emptied in CHAIN_FD and its bit cleared in EVERY_FD's word.  The
+ * mask hash keeps the slot's bits: nothing deletes from it (gtsc.bpf.h),
+ * and a stale bit only costs the slot's next holder a filtered call.
+ */
+static void empty_slot(const int chain_fd[2], int every_fd, int slot)
 {
 	__u32 key = slot;
 
 	for (int h = 0; h < 2; h++)
 		if (chain_fd[h] >= 0)
 			bpf_map_delete_elem(chain_fd[h], &key); /* ENOENT: never filled */
+	every_change(every_fd, 0, ~(1u << slot), 0);
 }
 
-/* Dead holders' lines dropped, their slots emptied through CHAIN_FD (NULL: none to empty). */
-static void table_reap(struct table *t, const int chain_fd[2])
+/*
+ * Dead holders' lines dropped, their slots emptied through CHAIN_FD and
+ * EVERY_FD (NULL: none to empty).
+ */
+static void table_reap(struct table *t, const int chain_fd[2], int every_fd)
 {
 	for (int i = 0; i < t->n;) {
 		if (alive(&t->h[i])) {
@@ -180,7 +246,7 @@ static void table_reap(struct table *t, const int chain_fd[2])
 			continue;
 		}
 		if (chain_fd)
-			empty_slot(chain_fd, t->h[i].slot);
+			empty_slot(chain_fd, every_fd, t->h[i].slot);
 		table_drop(t, i);
 	}
 }
@@ -217,6 +283,8 @@ void gt_dispatch__init(struct gtsc_dispatch *d)
 	d->slot = -1;
 	for (int h = 0; h < 2; h++)
 		d->chain_fd[h] = d->link_fd[h] = -1;
+	for (int m = 0; m < 3; m++)
+		d->map_fd[m] = -1;
 }
 
 static void close_fds(struct gtsc_dispatch *d)
@@ -229,6 +297,11 @@ static void close_fds(struct gtsc_dispatch *d)
 		bpf_link__destroy(d->links[h]);
 		d->links[h] = NULL;
 		d->chain_fd[h] = d->link_fd[h] = -1;
+	}
+	for (int m = 0; m < 3; m++) {
+		if (d->map_fd[m] >= 0)
+			close(d->map_fd[m]);
+		d->map_fd[m] = -1;
 	}
 }
 
@@ -247,17 +320,19 @@ int gt_dispatch__begin(struct gtsc_dispatch *d)
 	table_read(fd, &t);
 	/* a live holder's copies: it holds the dispatchers, so they are attached */
 	for (i = 0, live = -1; i < t.n; i++) {
-		int c[4];
+		int c[NR_FDS];
 
 		if (!alive(&t.h[i]))
 			continue;
 		live = i;
 		if (copy_fds(&t.h[i], c))
 			continue;
-		d->link_fd[0] = c[0];
-		d->link_fd[1] = c[1];
-		d->chain_fd[0] = c[2];
-		d->chain_fd[1] = c[3];
+		for (int h = 0; h < 2; h++) {
+			d->link_fd[h] = c[FD_LINK + h];
+			d->chain_fd[h] = c[FD_CHAIN + h];
+		}
+		for (int m = 0; m < 3; m++)
+			d->map_fd[m] = c[FD_MASK + m];
 		break;
 	}
 	d->creator = d->chain_fd[0] < 0;
@@ -272,7 +347,7 @@ int gt_dispatch__begin(struct gtsc_dispatch *d)
 	/* no live holder: the arrays died with the last one, and every line is stale */
 	if (d->creator)
 		t.n = 0;
-	table_reap(&t, d->chain_fd);
+	table_reap(&t, d->chain_fd, d->map_fd[1]);
 	for (i = 0; i < t.n; i++)
 		used[t.h[i].slot] = true;
 	for (i = 0; i < GTSC_DISPATCH_SLOTS && used[i]; i++)
@@ -293,7 +368,8 @@ int gt_dispatch__begin(struct gtsc_dispatch *d)
 int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
 {
 	static const char *const progs[2] = { "gtsc_sys_dispatch_enter", "gtsc_sys_dispatch_exit" };
-	static const char *const maps[2] = { "gtsc_sys_chain_enter", "gtsc_sys_chain_exit" };
+	static const char *const maps[5] = { "gtsc_sys_mchain_enter", "gtsc_sys_mchain_exit",
+					     "gtsc_sys_mask", "gtsc_sys_every", "gtsc_sys_cur" };
 	struct table t;
 	struct holder *me;
 	int err = 0;
@@ -314,11 +390,19 @@ int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
 		if (d->chain_fd[h] < 0)
 			err = -errno;
 	}
+	for (int i = 0; i < 3 && d->creator && !err; i++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, maps[2 + i]);
+
+		d->map_fd[i] = m ? fcntl(bpf_map__fd(m), F_DUPFD_CLOEXEC, 3) : -1;
+		if (d->map_fd[i] < 0)
+			err = m ? -errno : -ENOENT;
+	}
 	table_read(d->lock_fd, &t);
 	me = &t.h[t.n];
 	*me = (struct holder){ .pid = getpid(), .start = start_time(getpid()), .slot = d->slot,
 			       .fd = { d->link_fd[0], d->link_fd[1], d->chain_fd[0],
-				       d->chain_fd[1] } };
+				       d->chain_fd[1], d->map_fd[0], d->map_fd[1],
+				       d->map_fd[2] } };
 	if (!err && t.n < GTSC_DISPATCH_SLOTS) {
 		t.n++;
 		err = table_write(d->lock_fd, &t);
@@ -335,20 +419,45 @@ int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
 	return err;
 }
 
-int gt_dispatch__fill(struct gtsc_dispatch *d, int enter_fd, int exit_fd)
+int gt_dispatch__fill(struct gtsc_dispatch *d, int enter_fd, int exit_fd, bool every)
 {
 	__u32 key = d->slot;
 	int fds[2] = { enter_fd, exit_fd };
+	int err = every ? every_change(d->map_fd[1], 1u << d->slot, ~0u, 0) : 0;
 
-	for (int h = 0; h < 2; h++)
-		if (bpf_map_update_elem(d->chain_fd[h], &key, &fds[h], BPF_ANY)) {
-			int err = -errno;
-
-			empty_slot(d->chain_fd, d->slot);
-			return err;
-		}
+	for (int h = 0; h < 2 && !err; h++)
+		if (bpf_map_update_elem(d->chain_fd[h], &key, &fds[h], BPF_ANY))
+			err = -errno;
+	if (err) {
+		empty_slot(d->chain_fd, d->map_fd[1], d->slot);
+		return err;
+	}
 	d->filled = true;
 	return 0;
+}
+
+/*
+ * Only an insert: an update through bpf(2) replaces the element, and a
+ * fork handler or'ing its bit into the old one meanwhile (task.bpf.c)
+ * would lose it.  A tgid already there without our bit (another session
+ * follows it, or a reused pid's stale entry) puts our slot in the word of
+ * slots that take every task instead: exact all the same (the session
+ * filters by its own gtsc_pids), at a filtered call's cost for every
+ * other task.
+ */
+int gt_dispatch__want(struct gtsc_dispatch *d, __u32 tgid)
+{
+	__u32 bit, v;
+
+	if (d->slot < 0)
+		return 0;
+	bit = 1u << d->slot;
+	/* after the insert: a CPU's cached miss of TGID is stale from here (syscalls.bpf.c) */
+	if (!bpf_map_update_elem(d->map_fd[0], &tgid, &bit, BPF_NOEXIST))
+		return every_change(d->map_fd[1], 0, ~0u, GEN_ONE);
+	if (!bpf_map_lookup_elem(d->map_fd[0], &tgid, &v) && (v & bit))
+		return 0;
+	return every_change(d->map_fd[1], bit, ~0u, 0);
 }
 
 void gt_dispatch__reap(struct gtsc_dispatch *d, bool force)
@@ -364,7 +473,7 @@ void gt_dispatch__reap(struct gtsc_dispatch *d, bool force)
 	if (fd < 0)
 		return; /* busy: another recorder is joining or leaving, and reaps */
 	table_read(fd, &t);
-	table_reap(&t, d->chain_fd);
+	table_reap(&t, d->chain_fd, d->map_fd[1]);
 	table_write(fd, &t);
 	close(fd);
 }
@@ -379,7 +488,7 @@ void gt_dispatch__leave(struct gtsc_dispatch *d)
 	fd = d->lock_fd >= 0 ? d->lock_fd : open_locked(true);
 	d->lock_fd = -1;
 	if (d->slot >= 0)
-		empty_slot(d->chain_fd, d->slot);
+		empty_slot(d->chain_fd, d->map_fd[1], d->slot);
 	if (fd >= 0) {
 		table_read(fd, &t);
 		for (int i = 0; i < t.n; i++)
@@ -387,7 +496,7 @@ void gt_dispatch__leave(struct gtsc_dispatch *d)
 				table_drop(&t, i);
 				break;
 			}
-		table_reap(&t, d->chain_fd);
+		table_reap(&t, d->chain_fd, d->map_fd[1]);
 		table_write(fd, &t);
 		close(fd);
 	}
@@ -398,21 +507,26 @@ void gt_dispatch__leave(struct gtsc_dispatch *d)
 
 void gt_dispatch__reap_all(void)
 {
-	int fd = open_locked(false), c[4] = { -1, -1, -1, -1 };
+	int fd = open_locked(false), c[NR_FDS] = { -1, -1, -1, -1, -1, -1, -1 };
+	bool live = false;
 	struct table t;
 
 	if (fd < 0)
 		return;
 	table_read(fd, &t);
-	for (int i = 0; i < t.n; i++)
+	for (int i = 0; i < t.n; i++) {
+		live |= alive(&t.h[i]);
 		if (alive(&t.h[i]) && !copy_fds(&t.h[i], c))
 			break;
-	if (c[2] < 0)
+	}
+	if (c[FD_CHAIN] < 0 && live)
+		; /* a live holder we cannot copy (from before the mask): its lines stay */
+	else if (c[FD_CHAIN] < 0)
 		t.n = 0; /* nobody alive holds the arrays */
 	else
-		table_reap(&t, c + 2);
+		table_reap(&t, c + FD_CHAIN, c[FD_EVERY]);
 	table_write(fd, &t);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < NR_FDS; i++)
 		if (c[i] >= 0)
 			close(c[i]);
 	close(fd);

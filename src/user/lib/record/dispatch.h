@@ -9,7 +9,10 @@
  * takes copies with pidfd_open + pidfd_getfd), so the dispatchers stay
  * exactly as long as one recorder holds them.  /run/gtsc/dispatch, under
  * flock, has one line per slot: holder pid, its start time (pid reuse),
- * slot, and the holder's four fd numbers, from which a joiner copies.
+ * slot, and the holder's seven fd numbers, from which a joiner copies: the
+ * two links, the two prog arrays, and the dispatcher's mask (tgid -> slots
+ * that may want it), its word of slots that take every task and its
+ * per-CPU scratch, all the creator's maps, reused by every joiner.
  */
 #ifndef __GTSC_DISPATCH_H
 #define __GTSC_DISPATCH_H
@@ -28,7 +31,8 @@ struct gtsc_dispatch {
 	int slot;	  /* -1: not in the chain (attach directly) */
 	bool creator;	  /* this session attaches the dispatchers */
 	bool filled;	  /* our programs are in the slot */
-	int chain_fd[2];  /* [enter, exit]: copies (joiner), -1 for the creator (its maps) */
+	int chain_fd[2];  /* [enter, exit]: copies (joiner), dups of its maps (creator) */
+	int map_fd[3];	  /* mask, every, cur: likewise */
 	int link_fd[2];	  /* copies (joiner) */
 	struct bpf_link *links[2]; /* the creator's */
 	__u64 last_reap_ns;
@@ -48,8 +52,13 @@ int gt_dispatch__begin(struct gtsc_dispatch *d);
  * released.  On failure the session leaves the chain (d->slot = -1).
  */
 int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj);
-/* "attach": our programs (fds) into our slot. */
-int gt_dispatch__fill(struct gtsc_dispatch *d, int enter_fd, int exit_fd);
+/*
+ * "attach": our programs (fds) into our slot; EVERY (a session without
+ * -p) sets our bit in the dispatcher's word of slots that take every task.
+ */
+int gt_dispatch__fill(struct gtsc_dispatch *d, int enter_fd, int exit_fd, bool every);
+/* Our bit for TGID in the dispatcher's mask (after publish): 0 or -errno. */
+int gt_dispatch__want(struct gtsc_dispatch *d, __u32 tgid);
 /* Dead holders' slots emptied and their lines dropped; FORCE waits for the lock. */
 void gt_dispatch__reap(struct gtsc_dispatch *d, bool force);
 /* "detach" and leave: our slot emptied (before our maps go), fds closed. */

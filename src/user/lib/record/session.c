@@ -497,8 +497,12 @@ static int setup_dispatch(struct gtsc_session *s)
 		bpf_program__set_autoload(s->skel->progs.gtsc_sys_dispatch_exit, true);
 		return 0;
 	}
-	err = bpf_map__reuse_fd(s->skel->maps.gtsc_sys_chain_enter, s->disp.chain_fd[0]);
-	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_chain_exit, s->disp.chain_fd[1]);
+	/* every map the dispatcher and the chain share: the creator's */
+	err = bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mchain_enter, s->disp.chain_fd[0]);
+	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mchain_exit, s->disp.chain_fd[1]);
+	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mask, s->disp.map_fd[0]);
+	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_every, s->disp.map_fd[1]);
+	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_cur, s->disp.map_fd[2]);
 	if (err) {
 		slog(s, GTSC_LOG_WARN, "sharing the syscall dispatcher failed: %s", strerror(-err));
 		gt_dispatch__leave(&s->disp);
@@ -628,6 +632,9 @@ static int session_load(struct gtsc_session *s)
 	err = setup_dispatch(s);
 	if (err)
 		return err;
+	/* outside the chain the dispatcher's mask is never used: no 65536 entries */
+	if (s->disp.slot < 0)
+		bpf_map__set_max_entries(s->skel->maps.gtsc_sys_mask, 1);
 	err = gtsc_bpf__load(s->skel);
 	if (err)
 		gt_dispatch__leave(&s->disp);
@@ -731,11 +738,18 @@ int gtsc_session__track_pid(struct gtsc_session *s, int pid)
 {
 	__u32 key = pid;
 	__u8 one = 1;
-	int *t;
+	int *t, err;
 
 	if (bpf_map__update_elem(s->skel->maps.gtsc_pids, &key, sizeof(key), &one, sizeof(one),
 				 BPF_ANY))
 		return -errno;
+	/* the dispatcher must call our slot for PID's syscalls (dispatch.h) */
+	err = gt_dispatch__want(&s->disp, key);
+	if (err) {
+		slog(s, GTSC_LOG_WARN, "setting pid %d in the syscall dispatcher's mask failed: %s",
+		     pid, strerror(-err));
+		return err;
+	}
 	/* after the update: a CPU's cached miss of PID is stale from here */
 	__atomic_fetch_add(&s->skel->bss->gtsc_pid_gen, 1, __ATOMIC_SEQ_CST);
 	t = realloc(s->tracked, (s->nr_tracked + 1) * sizeof(*t));
@@ -860,7 +874,8 @@ int gtsc_session__attach(struct gtsc_session *s)
 	if (s->disp.slot >= 0 && !s->disp.filled) {
 		int err = gt_dispatch__fill(&s->disp,
 					    bpf_program__fd(s->skel->progs.gtsc_sys_enter_btf),
-					    bpf_program__fd(s->skel->progs.gtsc_sys_exit_btf));
+					    bpf_program__fd(s->skel->progs.gtsc_sys_exit_btf),
+					    !s->skel->rodata->gtsc_filter_pids);
 
 		if (err) {
 			slog(s, GTSC_LOG_WARN, "putting the syscall programs in slot %d failed: %s",
