@@ -283,7 +283,7 @@ void gt_dispatch__init(struct gtsc_dispatch *d)
 	d->slot = -1;
 	for (int h = 0; h < 2; h++)
 		d->chain_fd[h] = d->link_fd[h] = -1;
-	for (int m = 0; m < 3; m++)
+	for (int m = 0; m < GTSC_DISP_MAPS; m++)
 		d->map_fd[m] = -1;
 }
 
@@ -298,7 +298,7 @@ static void close_fds(struct gtsc_dispatch *d)
 		d->links[h] = NULL;
 		d->chain_fd[h] = d->link_fd[h] = -1;
 	}
-	for (int m = 0; m < 3; m++) {
+	for (int m = 0; m < GTSC_DISP_MAPS; m++) {
 		if (d->map_fd[m] >= 0)
 			close(d->map_fd[m]);
 		d->map_fd[m] = -1;
@@ -331,7 +331,7 @@ int gt_dispatch__begin(struct gtsc_dispatch *d)
 			d->link_fd[h] = c[FD_LINK + h];
 			d->chain_fd[h] = c[FD_CHAIN + h];
 		}
-		for (int m = 0; m < 3; m++)
+		for (int m = 0; m < GTSC_DISP_MAPS; m++)
 			d->map_fd[m] = c[FD_MASK + m];
 		break;
 	}
@@ -347,7 +347,7 @@ int gt_dispatch__begin(struct gtsc_dispatch *d)
 	/* no live holder: the arrays died with the last one, and every line is stale */
 	if (d->creator)
 		t.n = 0;
-	table_reap(&t, d->chain_fd, d->map_fd[1]);
+	table_reap(&t, d->chain_fd, d->map_fd[GTSC_DISP_EVERY]);
 	for (i = 0; i < t.n; i++)
 		used[t.h[i].slot] = true;
 	for (i = 0; i < GTSC_DISPATCH_SLOTS && used[i]; i++)
@@ -390,7 +390,7 @@ int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
 		if (d->chain_fd[h] < 0)
 			err = -errno;
 	}
-	for (int i = 0; i < 3 && d->creator && !err; i++) {
+	for (int i = 0; i < GTSC_DISP_MAPS && d->creator && !err; i++) {
 		struct bpf_map *m = bpf_object__find_map_by_name(obj, maps[2 + i]);
 
 		d->map_fd[i] = m ? fcntl(bpf_map__fd(m), F_DUPFD_CLOEXEC, 3) : -1;
@@ -401,8 +401,8 @@ int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
 	me = &t.h[t.n];
 	*me = (struct holder){ .pid = getpid(), .start = start_time(getpid()), .slot = d->slot,
 			       .fd = { d->link_fd[0], d->link_fd[1], d->chain_fd[0],
-				       d->chain_fd[1], d->map_fd[0], d->map_fd[1],
-				       d->map_fd[2] } };
+				       d->chain_fd[1], d->map_fd[GTSC_DISP_MASK],
+				       d->map_fd[GTSC_DISP_EVERY], d->map_fd[GTSC_DISP_CUR] } };
 	if (!err && t.n < GTSC_DISPATCH_SLOTS) {
 		t.n++;
 		err = table_write(d->lock_fd, &t);
@@ -423,13 +423,13 @@ int gt_dispatch__fill(struct gtsc_dispatch *d, int enter_fd, int exit_fd, bool e
 {
 	__u32 key = d->slot;
 	int fds[2] = { enter_fd, exit_fd };
-	int err = every ? every_change(d->map_fd[1], 1u << d->slot, ~0u, 0) : 0;
+	int err = every ? every_change(d->map_fd[GTSC_DISP_EVERY], 1u << d->slot, ~0u, 0) : 0;
 
 	for (int h = 0; h < 2 && !err; h++)
 		if (bpf_map_update_elem(d->chain_fd[h], &key, &fds[h], BPF_ANY))
 			err = -errno;
 	if (err) {
-		empty_slot(d->chain_fd, d->map_fd[1], d->slot);
+		empty_slot(d->chain_fd, d->map_fd[GTSC_DISP_EVERY], d->slot);
 		return err;
 	}
 	d->filled = true;
@@ -453,11 +453,11 @@ int gt_dispatch__want(struct gtsc_dispatch *d, __u32 tgid)
 		return 0;
 	bit = 1u << d->slot;
 	/* after the insert: a CPU's cached miss of TGID is stale from here (syscalls.bpf.c) */
-	if (!bpf_map_update_elem(d->map_fd[0], &tgid, &bit, BPF_NOEXIST))
-		return every_change(d->map_fd[1], 0, ~0u, GEN_ONE);
-	if (!bpf_map_lookup_elem(d->map_fd[0], &tgid, &v) && (v & bit))
+	if (!bpf_map_update_elem(d->map_fd[GTSC_DISP_MASK], &tgid, &bit, BPF_NOEXIST))
+		return every_change(d->map_fd[GTSC_DISP_EVERY], 0, ~0u, GEN_ONE);
+	if (!bpf_map_lookup_elem(d->map_fd[GTSC_DISP_MASK], &tgid, &v) && (v & bit))
 		return 0;
-	return every_change(d->map_fd[1], bit, ~0u, 0);
+	return every_change(d->map_fd[GTSC_DISP_EVERY], bit, ~0u, 0);
 }
 
 void gt_dispatch__reap(struct gtsc_dispatch *d, bool force)
@@ -473,7 +473,7 @@ void gt_dispatch__reap(struct gtsc_dispatch *d, bool force)
 	if (fd < 0)
 		return; /* busy: another recorder is joining or leaving, and reaps */
 	table_read(fd, &t);
-	table_reap(&t, d->chain_fd, d->map_fd[1]);
+	table_reap(&t, d->chain_fd, d->map_fd[GTSC_DISP_EVERY]);
 	table_write(fd, &t);
 	close(fd);
 }
@@ -488,7 +488,7 @@ void gt_dispatch__leave(struct gtsc_dispatch *d)
 	fd = d->lock_fd >= 0 ? d->lock_fd : open_locked(true);
 	d->lock_fd = -1;
 	if (d->slot >= 0)
-		empty_slot(d->chain_fd, d->map_fd[1], d->slot);
+		empty_slot(d->chain_fd, d->map_fd[GTSC_DISP_EVERY], d->slot);
 	if (fd >= 0) {
 		table_read(fd, &t);
 		for (int i = 0; i < t.n; i++)
@@ -496,7 +496,7 @@ void gt_dispatch__leave(struct gtsc_dispatch *d)
 				table_drop(&t, i);
 				break;
 			}
-		table_reap(&t, d->chain_fd, d->map_fd[1]);
+		table_reap(&t, d->chain_fd, d->map_fd[GTSC_DISP_EVERY]);
 		table_write(fd, &t);
 		close(fd);
 	}

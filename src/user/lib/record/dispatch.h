@@ -26,13 +26,16 @@ struct bpf_object;
 #define GTSC_DISPATCH_SLOTS 16 /* syscalls.bpf.c's */
 #define GTSC_DISPATCH_FILE "/run/gtsc/dispatch"
 
+/* The shared maps beside the chains, in struct gtsc_dispatch's map_fd. */
+enum gtsc_dispatch_map { GTSC_DISP_MASK, GTSC_DISP_EVERY, GTSC_DISP_CUR, GTSC_DISP_MAPS };
+
 struct gtsc_dispatch {
 	int lock_fd;	  /* the file, flocked between begin and publish */
 	int slot;	  /* -1: not in the chain (attach directly) */
 	bool creator;	  /* this session attaches the dispatchers */
 	bool filled;	  /* our programs are in the slot */
 	int chain_fd[2];  /* [enter, exit]: copies (joiner), dups of its maps (creator) */
-	int map_fd[3];	  /* mask, every, cur: likewise */
+	int map_fd[GTSC_DISP_MAPS]; /* gtsc_sys_mask, _every, _cur: likewise */
 	int link_fd[2];	  /* copies (joiner) */
 	struct bpf_link *links[2]; /* the creator's */
 	__u64 last_reap_ns;

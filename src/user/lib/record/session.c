@@ -500,9 +500,9 @@ static int setup_dispatch(struct gtsc_session *s)
 	/* every map the dispatcher and the chain share: the creator's */
 	err = bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mchain_enter, s->disp.chain_fd[0]);
 	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mchain_exit, s->disp.chain_fd[1]);
-	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mask, s->disp.map_fd[0]);
-	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_every, s->disp.map_fd[1]);
-	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_cur, s->disp.map_fd[2]);
+	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mask, s->disp.map_fd[GTSC_DISP_MASK]);
+	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_every, s->disp.map_fd[GTSC_DISP_EVERY]);
+	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_cur, s->disp.map_fd[GTSC_DISP_CUR]);
 	if (err) {
 		slog(s, GTSC_LOG_WARN, "sharing the syscall dispatcher failed: %s", strerror(-err));
 		gt_dispatch__leave(&s->disp);
