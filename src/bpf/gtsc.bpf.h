@@ -111,7 +111,6 @@ GTSC_EXTERN struct {
  * change to the hash (the dispatcher's per-CPU cache, syscalls.bpf.c): one
  * load reads both.
  */
-#define GTSC_DISPATCH_SLOTS 16 /* the chain stays under the 33 tail calls a run may make */
 #define GTSC_SYS_MASK_DEF                                                                          \
 	{                                                                                          \
 		__uint(type, BPF_MAP_TYPE_HASH);                                                   \
@@ -127,7 +126,6 @@ GTSC_EXTERN struct {
 		__type(key, __u32);                                                                \
 		__type(value, __u64);                                                              \
 	}
-#define GTSC_SYS_GEN_ONE (1ULL << 32) /* the word's generation += 1 */
 
 /* --cgroup: the loader puts the cgroup v2 directory's fd at index 0. */
 GTSC_EXTERN struct {

@@ -131,6 +131,14 @@ struct gtsc_flight_head {
  */
 #define GTSC_ARR_TRIES 32
 
+/*
+ * The shared syscall dispatcher (syscalls.bpf.c's "dispatch", dispatch.c):
+ * its chains' slots, under the 33 tail calls a run may make, and one step
+ * of the mask hash's generation in the high half of gtsc_sys_every's word.
+ */
+#define GTSC_DISPATCH_SLOTS 16
+#define GTSC_SYS_GEN_ONE (1ULL << 32)
+
 /* Head and tail on their own cache lines: programs move one, the recorder the other. */
 struct gtsc_arr_head {
 	__u64 head;

@@ -217,7 +217,6 @@ static int every_change(int every_fd, __u32 or, __u32 and, __u64 add)
 	return 0;
 }
 
-#define GEN_ONE (1ULL << 32) /* gtsc.bpf.h's GTSC_SYS_GEN_ONE */
 
 /*
  * SLOT emptied in CHAIN_FD and its bit cleared in EVERY_FD's word.  The
@@ -454,7 +453,7 @@ int gt_dispatch__want(struct gtsc_dispatch *d, __u32 tgid)
 	bit = 1u << d->slot;
 	/* after the insert: a CPU's cached miss of TGID is stale from here (syscalls.bpf.c) */
 	if (!bpf_map_update_elem(d->map_fd[GTSC_DISP_MASK], &tgid, &bit, BPF_NOEXIST))
-		return every_change(d->map_fd[GTSC_DISP_EVERY], 0, ~0u, GEN_ONE);
+		return every_change(d->map_fd[GTSC_DISP_EVERY], 0, ~0u, GTSC_SYS_GEN_ONE);
 	if (!bpf_map_lookup_elem(d->map_fd[GTSC_DISP_MASK], &tgid, &v) && (v & bit))
 		return 0;
 	return every_change(d->map_fd[GTSC_DISP_EVERY], bit, ~0u, 0);

@@ -19,11 +19,11 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
+#include "gtsc_shared.h"
 
 struct bpf_link;
 struct bpf_object;
 
-#define GTSC_DISPATCH_SLOTS 16 /* syscalls.bpf.c's */
 #define GTSC_DISPATCH_FILE "/run/gtsc/dispatch"
 
 /* The shared maps beside the chains, in struct gtsc_dispatch's map_fd. */
