@@ -4,10 +4,11 @@
 # the first session attaches its programs as the head, and later ones go
 # in the head's chain: one link per hook however many sessions record
 # (counted through bpf(2) by bpfls).  A session that joins while another
-# records, and one whose head was SIGKILLed beside a SIGKILLed member, each
-# record exactly their storm (2N + 2 events, storm.c); the dead member's
-# slot is emptied, the dead head's own work retired (its links live on in
-# the member), and once every recorder has ended no link of ours is left.
+# records and outlives it, and one whose head was SIGKILLed beside a
+# SIGKILLed member, each record exactly their storm (2N + 2 events,
+# storm.c); the dead member's slot is emptied, an ended or dead head's own
+# work retired (its links live on in the member), and once every recorder
+# has ended no link of ours is left.
 # The mask: a -p session follows its target's forked children, a -a head
 # sees them too, a late -p joiner stays exact, and the bits are where they
 # belong.  Where the feature probe turns the dispatch off (preemptible
@@ -105,11 +106,21 @@ else
 	check dispatch/own-links "links with two sessions: $(links), want 2 or more each" \
 		[ "$(links)" -ge 4 ]
 fi
+# a (the head) ends first: its programs go on calling b's slot, their own work off
+wait "$SPID_a"
+kill -INT "$R_a"
+wait "$R_a"
+if [ $ON = 1 ]; then
+	read -r _ w _ _ <<< "$("$BPFLS" mask "$SPID_b")"
+	check_expr dispatch/head-retired \
+		"after a ended: links $(links) (want its 2, held by b), the word $w (want bit 31)" \
+		'[ "$(links)" = 2 ] && [ "$(( (${w:-0} >> 31) & 1 ))" = 1 ]'
+fi
 echo g >&4
 exec 4>&-
-wait "$SPID_a" "$SPID_b"
-kill -INT "$R_a" "$R_b"
-wait "$R_a" "$R_b"
+wait "$SPID_b"
+kill -INT "$R_b"
+wait "$R_b"
 check dispatch/join-a-exact "session a not exact (see above)" storm_exact a "$SPID_a" $NA
 check dispatch/join-b-exact "session b not exact (see above)" storm_exact b "$SPID_b" $NB
 
