@@ -107,9 +107,9 @@ GTSC_EXTERN struct {
  * joiner); task.bpf.c sets its session's bit at fork.  Like gtsc_pids,
  * nothing deletes from the hash: a freed slot's stale bits only cost its
  * next holder a filtered call.  The word's low half is the slots taking
- * every task (and the head's GTSC_SYS_RETIRED), its high half the hash's generation, bumped after each
- * change to the hash (the head's per-CPU cache, syscalls.bpf.c): one
- * load reads both.
+ * every task (and the head's GTSC_SYS_RETIRED), its high half the hash's
+ * generation, bumped after each change to the hash (the head's per-CPU
+ * cache, syscalls.bpf.c): one load reads both.
  */
 #define GTSC_SYS_MASK_DEF                                                                          \
 	{                                                                                          \

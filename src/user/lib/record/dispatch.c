@@ -8,8 +8,10 @@
  * holder's slot.
  *
  * The head (the session that found nobody live) has no slot: its line's
- * slot is SLOT_HEAD, and its links' fds are -1 until its session attaches
- * (gt_dispatch__head_links).  Its programs call the chain, so they stay
+ * slot is SLOT_HEAD.  It attaches its programs before it publishes its
+ * line, under the lock, so that a joiner always finds its links (one that
+ * found none would attach beside, outside the chain: eight recorders
+ * started at once did).  Its programs call the chain, so they stay
  * attached as long as one member holds a copy of its links; when its
  * session ends, or a reaper finds it dead, GTSC_SYS_RETIRED in the word
  * stops their own work (a SIGKILLed head's gtsc_on is still set).
@@ -46,7 +48,7 @@ enum { FD_LINK, FD_CHAIN = 2, FD_MASK = 4, FD_EVERY, FD_CUR };
 struct holder {
 	int pid, slot;
 	unsigned long long start;
-	int fd[NR_FDS]; /* in the holder; -1: a line from before the mask, a head not yet attached */
+	int fd[NR_FDS]; /* in the holder; -1 where a line from before the mask has none */
 };
 
 /* The slots' lines and the head's */
@@ -407,7 +409,7 @@ static int table_add(struct table *t, const struct gtsc_dispatch *d)
 	return 0;
 }
 
-int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
+int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj, const int link_fd[2])
 {
 	static const char *const maps[NR_FDS - FD_CHAIN] = { "gtsc_sys_mchain_enter",
 							     "gtsc_sys_mchain_exit", "gtsc_sys_mask",
@@ -417,7 +419,12 @@ int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
 
 	if (d->slot < 0 && !d->head)
 		return 0;
-	/* the head's maps are the chain's: dups, so that they outlive the skeleton's fds */
+	/* the head's links and maps are the chain's: dups, so that they outlive the skeleton's */
+	for (int h = 0; d->head && h < 2 && !err; h++) {
+		d->link_fd[h] = fcntl(link_fd[h], F_DUPFD_CLOEXEC, 3);
+		if (d->link_fd[h] < 0)
+			err = -errno;
+	}
 	for (int i = 0; d->head && i < NR_FDS - FD_CHAIN && !err; i++) {
 		struct bpf_map *m = bpf_object__find_map_by_name(obj, maps[i]);
 		int fd = m ? fcntl(bpf_map__fd(m), F_DUPFD_CLOEXEC, 3) : -1;
@@ -441,34 +448,6 @@ int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
 		d->slot = -1;
 		d->head = false;
 	}
-	return err;
-}
-
-int gt_dispatch__head_links(struct gtsc_dispatch *d, int enter_link_fd, int exit_link_fd)
-{
-	int fds[2] = { enter_link_fd, exit_link_fd }, fd, i, err = 0;
-	struct table t;
-
-	if (!d->head)
-		return 0;
-	for (int h = 0; h < 2 && !err; h++) {
-		d->link_fd[h] = fcntl(fds[h], F_DUPFD_CLOEXEC, 3);
-		if (d->link_fd[h] < 0)
-			err = -errno;
-	}
-	fd = err ? err : open_locked(true);
-	if (fd < 0)
-		return fd;
-	table_read(fd, &t);
-	i = table_mine(&t, SLOT_HEAD);
-	if (i < 0) {
-		err = -ENOENT;
-	} else {
-		t.h[i].fd[FD_LINK] = d->link_fd[0];
-		t.h[i].fd[FD_LINK + 1] = d->link_fd[1];
-		err = table_write(fd, &t);
-	}
-	close(fd);
 	return err;
 }
 

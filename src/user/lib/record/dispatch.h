@@ -52,13 +52,12 @@ void gt_dispatch__init(struct gtsc_dispatch *d);
  */
 int gt_dispatch__begin(struct gtsc_dispatch *d);
 /*
- * After load: our line is written (the head's with its maps from OBJ, and
- * no links yet) and the lock released.  On failure the session leaves the
- * chain (d->slot = -1, d->head false).
+ * After load (the head: and after attaching its pair, LINK_FD [enter,
+ * exit]; NULL for a member): our line is written (the head's with its
+ * links and its maps from OBJ) and the lock released.  On failure the
+ * session leaves the chain (d->slot = -1, d->head false).
  */
-int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj);
-/* The head, once its programs are attached: its links' fds in its line, for joiners. */
-int gt_dispatch__head_links(struct gtsc_dispatch *d, int enter_link_fd, int exit_link_fd);
+int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj, const int link_fd[2]);
 /*
  * "attach": our programs (fds) into our slot; EVERY (a session without
  * -p) sets our bit in the dispatch's word of slots that take every task.

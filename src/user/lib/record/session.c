@@ -510,6 +510,40 @@ static int setup_dispatch(struct gtsc_session *s)
 	return err;
 }
 
+/*
+ * The head attaches its syscall pair at load, before its line is
+ * published (dispatch.c: a joiner must find its links); gtsc_on is still
+ * off, so until start its programs only call the chain.  On failure it
+ * leaves the dispatch, and attach tries the pair again as a lone session's.
+ */
+static void publish_head(struct gtsc_session *s)
+{
+	int fd[2] = { -1, -1 }, err = 0;
+
+	for (int i = 0; i < s->plan.n && !err; i++) {
+		const struct gtsc_source_choice *c = &s->plan.src[i];
+
+		if (!c->prog || !(c->mask & GTSC_SRC_SYSCALLS))
+			continue;
+		s->links[i] = bpf_program__attach(bpf_object__find_program_by_name(s->skel->obj,
+										   c->prog));
+		if (!s->links[i])
+			err = -errno;
+		else
+			fd[!!strstr(c->name, "exit")] = bpf_link__fd(s->links[i]);
+	}
+	if (!err && (fd[0] < 0 || fd[1] < 0))
+		err = -ENOENT;
+	err = err ?: gt_dispatch__publish(&s->disp, s->skel->obj, fd);
+	if (!err) {
+		slog(s, GTSC_LOG_DEBUG, "syscalls: dispatch head");
+		return;
+	}
+	gt_dispatch__leave(&s->disp);
+	slog(s, GTSC_LOG_INFO, "syscalls: attached directly (the dispatch head's start failed: %s)",
+	     strerror(-err));
+}
+
 /* Rescue programs (gtsc_shared.h) only where the plan has them: their marks cost 4 MiB. */
 static void setup_rescue(struct gtsc_session *s)
 {
@@ -638,10 +672,9 @@ static int session_load(struct gtsc_session *s)
 	err = gtsc_bpf__load(s->skel);
 	if (err) {
 		gt_dispatch__leave(&s->disp);
-	} else if (s->disp.head && gt_dispatch__publish(&s->disp, s->skel->obj)) {
-		/* attached alone, calling its own empty chain: no one joins it */
-		slog(s, GTSC_LOG_INFO, "syscalls: attached directly (%s)", s->disp.why);
-	} else if (s->disp.slot >= 0 && gt_dispatch__publish(&s->disp, s->skel->obj)) {
+	} else if (s->disp.head) {
+		publish_head(s);
+	} else if (s->disp.slot >= 0 && gt_dispatch__publish(&s->disp, s->skel->obj, NULL)) {
 		/* the programs tail-call from their slot on: attached directly they would
 		 * run the chain's later sessions twice */
 		slog(s, GTSC_LOG_WARN, "%s", s->disp.why);
@@ -845,22 +878,6 @@ static int attach_events(struct gtsc_session *s)
 	return 0;
 }
 
-/* The head's links, for the sessions that join it (dispatch.h): or it stays alone. */
-static void head_links(struct gtsc_session *s)
-{
-	int fd[2] = { -1, -1 }, err;
-
-	for (int i = 0; i < s->plan.n; i++)
-		if (s->links[i] && (s->plan.src[i].mask & GTSC_SRC_SYSCALLS))
-			fd[!!strstr(s->plan.src[i].name, "exit")] = bpf_link__fd(s->links[i]);
-	err = fd[0] >= 0 && fd[1] >= 0 ? gt_dispatch__head_links(&s->disp, fd[0], fd[1]) : -ENOENT;
-	if (err)
-		slog(s, GTSC_LOG_WARN, "syscalls: others cannot join this session's dispatch: %s",
-		     strerror(-err));
-	else
-		slog(s, GTSC_LOG_DEBUG, "syscalls: dispatch head");
-}
-
 int gtsc_session__attach(struct gtsc_session *s)
 {
 	for (int i = 0; i < s->plan.n; i++) {
@@ -868,8 +885,8 @@ int gtsc_session__attach(struct gtsc_session *s)
 		struct bpf_program *p;
 		int err;
 
-		if (!c->prog || ((c->mask & GTSC_SRC_SYSCALLS) && s->disp.slot >= 0))
-			continue; /* in the dispatch's chain: filled below */
+		if (!c->prog || s->links[i] || ((c->mask & GTSC_SRC_SYSCALLS) && s->disp.slot >= 0))
+			continue; /* the head's, attached at load; in the chain: filled below */
 		p = bpf_object__find_program_by_name(s->skel->obj, c->prog);
 		s->links[i] = bpf_program__attach(p);
 		if (!s->links[i]) {
@@ -903,8 +920,6 @@ int gtsc_session__attach(struct gtsc_session *s)
 		}
 		slog(s, GTSC_LOG_DEBUG, "syscalls: dispatch slot %d", s->disp.slot);
 	}
-	if (s->disp.head)
-		head_links(s);
 	return attach_funcs(s) ?: attach_events(s);
 }
 
