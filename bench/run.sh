@@ -753,14 +753,11 @@ stats_run() {
 	[ -z "$TRACER_CPUS" ] || taskset -apc "$TRACER_CPUS" "$spid" >/dev/null
 	BG_PIDS=$spid
 	LOST=-
-	# The shared syscall dispatcher (doc/notes/sessions-dispatch.md) off in
-	# this pass: the kernel charges a chain's run to the dispatcher, and the
-	# session's own programs, reached by tail calls, would show no runs.
-	# The figures are then the session's programs attached directly; the
-	# timed runs, dispatcher on, pay its attach floor instead of theirs.
+	# One session alone is the head of the syscall dispatch
+	# (doc/notes/sessions-dispatch.md): its own programs, attached, their
+	# runs its own (the word read for the chain included).
 	# shellcheck disable=SC2046 # the workload command is words on purpose
-	GTSC_FEATURES_OFF=sys_dispatch${GTSC_FEATURES_OFF:+,$GTSC_FEATURES_OFF} \
-		"cfg_$cfg" "$log" $(workload_cmd "$wl" "$iters") || true
+	"cfg_$cfg" "$log" $(workload_cmd "$wl" "$iters") || true
 	kill "$spid" 2>/dev/null || true
 	wait "$spid" 2>/dev/null || true
 	BG_PIDS=""

@@ -3,10 +3,10 @@
 #
 # bench/sessions.sh: what N concurrent sessions on the same attach points
 # cost a traced task.  Each session is its own `gtsc-bpf record` with its
-# own BPF object, so N sessions run N programs per event (syscalls: behind
-# one shared dispatcher where the kernel allows, doc/notes/sessions-
-# dispatch.md; GTSC_FEATURES_OFF=sys_dispatch measures them attached each
-# on its own, as before).  Measured with
+# own BPF object, so N sessions run N programs per event (syscalls: one
+# attached, the first session's, calling the others' where the kernel
+# allows, doc/notes/sessions-dispatch.md; GTSC_FEATURES_OFF=sys_dispatch
+# measures them attached each on its own, as before).  Measured with
 # the getppid loop (ns per call, the best of BENCH_RUNS runs: other load on
 # a shared machine only ever adds) for N = 0 1 2 4 8:
 #   filtered   each session follows another process (-p): every program

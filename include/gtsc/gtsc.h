@@ -166,7 +166,10 @@ struct gtsc_session_opts {
 /**
  * @brief Checks permissions and kernel features, loads the BPF programs and
  * creates the channels.  Needs root (or CAP_BPF and CAP_PERFMON).  Nothing
- * is attached yet: open -> attach -> start.
+ * is attached yet, except where sessions share the syscall hooks
+ * (`gtsc-bpf features`: sys_dispatch) and no other session records
+ * syscalls: this session's syscall pair is then attached here, idle until
+ * start, for later sessions to join.  open -> attach -> start.
  * @return a session, or NULL and errno (the reason also went to opts->log)
  */
 GTSC_API struct gtsc_session *gtsc_session__open(const struct gtsc_session_opts *opts);

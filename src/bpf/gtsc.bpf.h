@@ -100,16 +100,16 @@ GTSC_EXTERN struct {
 } gtsc_pid_hit SEC(".maps");
 
 /*
- * The shared syscall dispatcher's mask (syscalls.bpf.c's "dispatch",
+ * The shared syscall dispatch's mask (syscalls.bpf.c's "dispatch",
  * doc/notes/sessions-dispatch.md): tgid -> the chain's slots that may
  * want its syscalls, and the word of slots that take every task.  Defined
- * in syscalls.bpf.c (the dispatcher's creator's maps, reused by every
+ * in syscalls.bpf.c (the dispatch head's maps, reused by every
  * joiner); task.bpf.c sets its session's bit at fork.  Like gtsc_pids,
  * nothing deletes from the hash: a freed slot's stale bits only cost its
  * next holder a filtered call.  The word's low half is the slots taking
- * every task, its high half the hash's generation, bumped after each
- * change to the hash (the dispatcher's per-CPU cache, syscalls.bpf.c): one
- * load reads both.
+ * every task (and the head's GTSC_SYS_RETIRED), its high half the hash's
+ * generation, bumped after each change to the hash (the head's per-CPU
+ * cache, syscalls.bpf.c): one load reads both.
  */
 #define GTSC_SYS_MASK_DEF                                                                          \
 	{                                                                                          \

@@ -132,11 +132,18 @@ struct gtsc_flight_head {
 #define GTSC_ARR_TRIES 32
 
 /*
- * The shared syscall dispatcher (syscalls.bpf.c's "dispatch", dispatch.c):
+ * The shared syscall dispatch (syscalls.bpf.c's "dispatch", dispatch.c):
  * its chains' slots, under the 33 tail calls a run may make, and one step
  * of the mask hash's generation in the high half of gtsc_sys_every's word.
+ * gtsc_sys_slot, beside a slot: DIRECT (attached alone, no chain) or HEAD
+ * (attached, and its programs call the chain).  RETIRED, in the word's low
+ * half beside the slots' bits: the head's session has ended, its programs
+ * only call the chain.
  */
 #define GTSC_DISPATCH_SLOTS 16
+#define GTSC_SYS_DIRECT GTSC_DISPATCH_SLOTS
+#define GTSC_SYS_HEAD (GTSC_DISPATCH_SLOTS + 1)
+#define GTSC_SYS_RETIRED (1u << 31)
 #define GTSC_SYS_GEN_ONE (1ULL << 32)
 
 /* Head and tail on their own cache lines: programs move one, the recorder the other. */

@@ -820,16 +820,20 @@ static __always_inline int exit_raw(struct pt_regs *regs, long ret)
 /*
  * ---- dispatch (doc/notes/sessions-dispatch.md, issue #13) ----
  * Where the kernel runs these programs with preemption off (no rescue
- * programs), concurrent sessions do not each attach their first pair:
- * one dispatcher per hook is attached, shared by every recorder on the
- * system (dispatch.c), and each session's program sits in a slot of the
- * hook's prog array.  The keys are constants (gtsc_sys_slot is rodata,
- * the loops unrolled): the JIT turns each tail call into a direct jump
- * patched when the slot is filled or emptied.  Eight sessions on the hook
- * cost the kernel's per-program floor (~106 ns a call on 6.18,
- * retpolines) once instead of eight times.
+ * programs), concurrent sessions do not each attach their first pair.  The
+ * first session alone attaches its pair directly, as the head; every
+ * later session's pair sits in a slot of the hook's prog array, and the
+ * head's programs, after their own work, call the slots (dispatch.c keeps
+ * the head's links alive in every member, and retires the head's own work
+ * when its session ends).  The keys are constants (gtsc_sys_slot is
+ * rodata, the loops unrolled): the JIT turns each tail call into a direct
+ * jump patched when the slot is filled or emptied.  Eight sessions on the
+ * hook cost the kernel's per-program floor once instead of eight times,
+ * and a session alone pays no program of its own beside it: a separate
+ * dispatcher program attached first cost it ~30 ns a syscall (2026-11-27:
+ * open/read/close 0.99x trace-cmd's added cost through it, 0.86x direct).
  *
- * The mask: the dispatcher calls only the slots that may want the event,
+ * The mask: the head calls only the slots that may want the event,
  * gtsc_sys_every (sessions without -p: -a, -C, --cgroup, and any whose
  * insert into the hash failed) or'ed with gtsc_sys_mask[tgid] (the -p
  * sessions' bits, set wherever a session adds a tgid to its gtsc_pids:
@@ -840,7 +844,7 @@ static __always_inline int exit_raw(struct pt_regs *regs, long ret)
  * the next set slot after its own.  Per CPU is safe: the chain runs only
  * where these programs are not preemptible (the feature row sys_dispatch)
  * and a syscall hook does not nest, so nothing runs between the
- * dispatcher's store and the chain's last load on this CPU.  Without the
+ * head's store and the chain's last load on this CPU.  Without the
  * mask every filtered-out session cost ~35 ns a call (enter + exit: its
  * prologue, filters and tail call; 8 sessions 1.93x one, 2026-11-27).
  *
@@ -870,7 +874,7 @@ struct GTSC_SYS_MASK_DEF gtsc_sys_mask SEC(".maps");
 struct GTSC_SYS_EVERY_DEF gtsc_sys_every SEC(".maps");
 
 /*
- * MASK: the running event's, from the dispatcher to the chain (see above).
+ * MASK: the running event's, from the head to the chain (see above).
  * The rest is this CPU's last look into gtsc_sys_mask: TGID (plus one, 0:
  * none), its bits HMASK, and GEN, the word's generation before that
  * lookup.  A writer bumps the generation after changing the hash
@@ -893,14 +897,14 @@ struct {
 	__type(value, struct sys_cur);
 } gtsc_sys_cur SEC(".maps");
 
-/* Set by the loader: this session's slot; GTSC_DISPATCH_SLOTS when attached directly. */
-const volatile __u32 gtsc_sys_slot = GTSC_DISPATCH_SLOTS;
+/* Set by the loader: this session's slot, GTSC_SYS_HEAD or GTSC_SYS_DIRECT (gtsc_shared.h). */
+const volatile __u32 gtsc_sys_slot = GTSC_SYS_DIRECT;
 
 /*
  * The slots from FROM on whose bit MASK has, in order, each a direct jump;
  * a tail call that finds its slot empty (a freed slot's stale bit) falls
- * through to the next.  With FROM at GTSC_DISPATCH_SLOTS (attached
- * directly) the verifier prunes them all.
+ * through to the next.  With FROM past the last slot the verifier prunes
+ * them all.
  */
 static __always_inline void chain_from(void *ctx, void *chain, __u32 from, __u32 mask)
 {
@@ -910,29 +914,27 @@ static __always_inline void chain_from(void *ctx, void *chain, __u32 from, __u32
 			bpf_tail_call(ctx, chain, j);
 }
 
-static __always_inline void chain_next(void *ctx, void *chain)
+/* The head's: the word (slots taking every task, RETIRED, the generation), read once an event. */
+static __always_inline __u64 head_word(void)
 {
-	struct sys_cur *cur;
 	__u32 zero = 0;
+	__u64 *word;
 
-	if (gtsc_sys_slot >= GTSC_DISPATCH_SLOTS)
-		return;
-	cur = bpf_map_lookup_elem(&gtsc_sys_cur, &zero);
-	if (cur)
-		chain_from(ctx, chain, gtsc_sys_slot + 1, cur->mask);
+	if (gtsc_sys_slot != GTSC_SYS_HEAD)
+		return 0;
+	word = bpf_map_lookup_elem(&gtsc_sys_every, &zero);
+	return word ? *(volatile __u64 *)word : 0;
 }
 
-static __always_inline void dispatch(void *ctx, void *chain)
+/* The head calls the slots of WORD and of the event's tgid (see above). */
+static __always_inline void dispatch(void *ctx, void *chain, __u64 w)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, zero = 0, gen, *m;
-	__u64 *word = bpf_map_lookup_elem(&gtsc_sys_every, &zero), w;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, zero = 0, gen = w >> 32, *m;
 	struct sys_cur *cur = bpf_map_lookup_elem(&gtsc_sys_cur, &zero);
 	bool hit = false;
 
-	if (!word || !cur)
+	if (!cur)
 		return;
-	w = *(volatile __u64 *)word;
-	gen = w >> 32;
 #if defined(__TARGET_ARCH_x86)
 	hit = cur->tgid == tgid + 1 && cur->gen == gen;
 	asm volatile("" ::: "memory"); /* the generation is read before the lookup */
@@ -943,23 +945,26 @@ static __always_inline void dispatch(void *ctx, void *chain)
 		cur->tgid = tgid + 1;
 		cur->gen = gen;
 	}
-	cur->mask = (__u32)w | cur->hmask;
+	cur->mask = ((__u32)w & ~GTSC_SYS_RETIRED) | cur->hmask;
 	if (cur->mask)
 		chain_from(ctx, chain, 0, cur->mask);
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(gtsc_sys_dispatch_enter)
+/* After a session's own work: the head calls the chain, a slot the next set slot. */
+static __always_inline void chain_next(void *ctx, void *chain, __u64 w)
 {
-	dispatch(ctx, &gtsc_sys_mchain_enter);
-	return 0;
-}
+	struct sys_cur *cur;
+	__u32 zero = 0;
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(gtsc_sys_dispatch_exit)
-{
-	dispatch(ctx, &gtsc_sys_mchain_exit);
-	return 0;
+	if (gtsc_sys_slot == GTSC_SYS_HEAD) {
+		dispatch(ctx, chain, w);
+		return;
+	}
+	if (gtsc_sys_slot >= GTSC_DISPATCH_SLOTS)
+		return;
+	cur = bpf_map_lookup_elem(&gtsc_sys_cur, &zero);
+	if (cur)
+		chain_from(ctx, chain, gtsc_sys_slot + 1, cur->mask);
 }
 
 /*
@@ -971,17 +976,23 @@ int BPF_PROG(gtsc_sys_dispatch_exit)
 	SEC(sec "/sys_enter")                                                                      \
 	int BPF_PROG(gtsc_sys_enter_##kind, struct pt_regs *regs, long id)                         \
 	{                                                                                          \
+		__u64 w = head_word();                                                             \
+                                                                                                   \
 		sys_ran(MARK_ENTER);                                                               \
-		enter_##kind(regs, id);                                                            \
-		chain_next(ctx, &gtsc_sys_mchain_enter);                                           \
+		if (!(w & GTSC_SYS_RETIRED))                                                       \
+			enter_##kind(regs, id);                                                    \
+		chain_next(ctx, &gtsc_sys_mchain_enter, w);                                        \
 		return 0;                                                                          \
 	}                                                                                          \
 	SEC(sec "/sys_exit")                                                                       \
 	int BPF_PROG(gtsc_sys_exit_##kind, struct pt_regs *regs, long ret)                         \
 	{                                                                                          \
+		__u64 w = head_word();                                                             \
+                                                                                                   \
 		sys_ran(MARK_EXIT);                                                                \
-		exit_##kind(regs, ret);                                                            \
-		chain_next(ctx, &gtsc_sys_mchain_exit);                                            \
+		if (!(w & GTSC_SYS_RETIRED))                                                       \
+			exit_##kind(regs, ret);                                                    \
+		chain_next(ctx, &gtsc_sys_mchain_exit, w);                                         \
 		return 0;                                                                          \
 	}
 

@@ -26,13 +26,13 @@ static __always_inline void task_record(__u32 event, struct task_struct *t, __u3
 	gtsc_submit(&s);
 }
 
-/* syscalls.bpf.c's: the shared dispatcher's mask and this session's slot in its chain */
+/* syscalls.bpf.c's: the shared dispatch's mask and this session's slot in its chain */
 extern struct GTSC_SYS_MASK_DEF gtsc_sys_mask SEC(".maps");
 extern struct GTSC_SYS_EVERY_DEF gtsc_sys_every SEC(".maps");
 extern const volatile __u32 gtsc_sys_slot;
 
 /*
- * Our slot's bit for TGID in the dispatcher's mask, before its first
+ * Our slot's bit for TGID in the dispatch's mask, before its first
  * syscall (the fork tracepoint runs before the child is woken).  Atomic:
  * other sessions' fork handlers and recorders set their bits in the same
  * values.  Where the hash is full, the word of slots taking every task:

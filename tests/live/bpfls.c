@@ -5,12 +5,12 @@
  *
  *   bpfls links PREFIX  the number of BPF links whose program's name starts
  *                       with PREFIX (names are cut at 15 characters)
- *   bpfls slots         the filled slots of the shared syscall dispatcher's
+ *   bpfls slots         the filled slots of the shared syscall dispatch's
  *                       prog arrays (enter, then exit), through a copy of a
  *                       live holder's fds (/run/gtsc/dispatch): "enter 0 1"
  *                       and "exit 0 1"; nothing after the word when empty,
  *                       "none" when no live holder holds them
- *   bpfls mask TGID     the dispatcher's mask for TGID: "every W mask M"
+ *   bpfls mask TGID     the dispatch's mask for TGID: "every W mask M"
  *                       (M "none" when the hash has no entry), the slots as
  *                       bits (W: the word's low half); "none" when no live
  *                       holder holds them
@@ -178,7 +178,7 @@ static int mask(const char *arg)
 	if (holder_fds(fd))
 		return 0;
 	if (lookup(fd[5], &zero, &every)) {
-		perror("bpfls: the dispatcher's word");
+		perror("bpfls: the dispatch's word");
 		return 1;
 	}
 	printf("every %u mask ", (__u32)every);

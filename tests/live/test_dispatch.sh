@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# The shared syscall dispatcher (dispatch.h, doc/notes/sessions-dispatch.md):
-# a session that joins while another records, and one whose recorder
-# attached the dispatcher and was then SIGKILLed, each record exactly their
-# storm (2N + 2 events, storm.c); the dispatcher is attached once for all
-# (one link per hook, counted through bpf(2) by bpfls), the dead recorder's
-# slot is emptied, and once every recorder has ended no link of ours is
-# left.  The mask: a -p session follows its target's forked children, a
-# -a session beside it sees them too, a late -p joiner stays exact, and the
-# bits are where they belong.  Where the feature probe turns the dispatcher
-# off (preemptible kernels: 7.x, PREEMPT_RT), the same sessions must be
-# exact with no dispatcher link at all.
+# The shared syscall dispatch (dispatch.h, doc/notes/sessions-dispatch.md):
+# the first session attaches its programs as the head, and later ones go
+# in the head's chain: one link per hook however many sessions record
+# (counted through bpf(2) by bpfls).  A session that joins while another
+# records and outlives it, and one whose head was SIGKILLed beside a
+# SIGKILLed member, each record exactly their storm (2N + 2 events,
+# storm.c); the dead member's slot is emptied, an ended or dead head's own
+# work retired (its links live on in the member), and once every recorder
+# has ended no link of ours is left.
+# The mask: a -p session follows its target's forked children, a -a head
+# sees them too, a late -p joiner stays exact, and the bits are where they
+# belong.  Where the feature probe turns the dispatch off (preemptible
+# kernels: 7.x, PREEMPT_RT), the same sessions must be exact, each with
+# its own links.
 . "$(dirname "$0")/lib.sh"
 
 BPFLS="$WORKLOADS/bpfls"
@@ -25,15 +28,15 @@ ND=30000
 
 if "$GTSC" features | grep -qx 'sys_dispatch=yes'; then
 	ON=1
-	LINKS=2
-	echo "# dispatcher on"
+	echo "# dispatch on"
 else
 	ON=0
-	LINKS=0
-	echo "# dispatcher off: $("$GTSC" features | grep sys_dispatch)"
+	echo "# dispatch off: $("$GTSC" features | grep sys_dispatch)"
 fi
-if [ "$("$BPFLS" links gtsc_sys_dispat)" != 0 ]; then
-	echo "SKIP live/dispatch: another recorder holds the dispatcher; the counts below would be its too"
+# our syscall programs' links (gtsc_sys_enter_*, gtsc_sys_exit_*)
+links() { "$BPFLS" links gtsc_sys_e; }
+if [ "$(links)" != 0 ]; then
+	echo "SKIP live/dispatch: another recorder records syscalls; the counts below would be its too"
 	exit 0
 fi
 
@@ -75,61 +78,87 @@ filled() {
 # in_chain FILE SLOT: SLOT filled on both hooks; out_of_chain: on neither.
 in_chain() { filled "$1" enter "$2" && filled "$1" exit "$2"; }
 out_of_chain() { ! filled "$1" enter "$2" && ! filled "$1" exit "$2"; }
-links() { "$BPFLS" links gtsc_sys_dispat; }
 
 # 1. b joins while a records (a's storm released first: it may still run)
 start_storm a $NA
 start_storm b $NB
 exec 3> "$TEST_TMP/goa" 4> "$TEST_TMP/gob"
 record_storm a "$SPID_a" || fail dispatch/start-a "$(head -c 300 "$TEST_TMP/erra")"
+if [ $ON = 1 ]; then
+	check_expr dispatch/lone-head \
+		"a alone: its line's slot '$(slot_of "$R_a")' (the head: -1), links $(links)" \
+		'[ "$(slot_of "$R_a")" = -1 ] && [ "$(links)" = 2 ]'
+fi
 echo g >&3
 exec 3>&-
 record_storm b "$SPID_b" || fail dispatch/start-b "$(head -c 300 "$TEST_TMP/errb")"
 kill -0 "$SPID_a" 2> /dev/null && echo "# b joined while a's storm ran"
-check dispatch/one-dispatcher "dispatcher links with two sessions: $(links), want $LINKS" \
-	[ "$(links)" = $LINKS ]
 if [ $ON = 1 ]; then
+	check dispatch/one-dispatch "links with two sessions: $(links), want the head's 2" \
+		[ "$(links)" = 2 ]
 	sa=$(slot_of "$R_a")
 	sb=$(slot_of "$R_b")
 	"$BPFLS" slots > "$TEST_TMP/slots1"
 	check_expr dispatch/join-slots "slots a=$sa b=$sb, filled: $(tr '\n' '|' < "$TEST_TMP/slots1")" \
-		'[ -n "$sa" ] && [ -n "$sb" ] && [ "$sa" != "$sb" ] &&
-		 in_chain "$TEST_TMP/slots1" "$sa" && in_chain "$TEST_TMP/slots1" "$sb"'
+		'[ "$sa" = -1 ] && [ "$sb" = 0 ] &&
+		 [ "$(tr "\n" "|" < "$TEST_TMP/slots1")" = "enter 0|exit 0|" ]'
+else
+	check dispatch/own-links "links with two sessions: $(links), want 2 or more each" \
+		[ "$(links)" -ge 4 ]
+fi
+# a (the head) ends first: its programs go on calling b's slot, their own work off
+wait "$SPID_a"
+kill -INT "$R_a"
+wait "$R_a"
+if [ $ON = 1 ]; then
+	read -r _ w _ _ <<< "$("$BPFLS" mask "$SPID_b")"
+	check_expr dispatch/head-retired \
+		"after a ended: links $(links) (want its 2, held by b), the word $w (want bit 31)" \
+		'[ "$(links)" = 2 ] && [ "$(( (${w:-0} >> 31) & 1 ))" = 1 ]'
 fi
 echo g >&4
 exec 4>&-
-wait "$SPID_a" "$SPID_b"
-kill -INT "$R_a" "$R_b"
-wait "$R_a" "$R_b"
+wait "$SPID_b"
+kill -INT "$R_b"
+wait "$R_b"
 check dispatch/join-a-exact "session a not exact (see above)" storm_exact a "$SPID_a" $NA
 check dispatch/join-b-exact "session b not exact (see above)" storm_exact b "$SPID_b" $NB
 
-# 2. c attaches the dispatcher, d joins, c is SIGKILLed: d stays exact, c's slot goes
+# 2. c records alone (the head), d and k join, c and k are SIGKILLed: d
+# stays exact, k's slot is emptied, c's own work retired while its links
+# live on in d.
+sleep 1000 &
+KPID=$!
 start_storm c $NC
 start_storm d $ND
 exec 5> "$TEST_TMP/goc" 6> "$TEST_TMP/god"
 record_storm c "$SPID_c" || fail dispatch/start-c "$(head -c 300 "$TEST_TMP/errc")"
 record_storm d "$SPID_d" || fail dispatch/start-d "$(head -c 300 "$TEST_TMP/errd")"
+record_storm k "$KPID" || fail dispatch/start-k "$(head -c 300 "$TEST_TMP/errk")"
 sc=$(slot_of "$R_c")
 sd=$(slot_of "$R_d")
+sk=$(slot_of "$R_k")
 if [ $ON = 1 ]; then
-	check dispatch/c-created "c did not attach the dispatcher: $(grep -i dispatch "$TEST_TMP/errc")" \
-		[ "$sc" = 0 ]
+	check_expr dispatch/c-head "slots c=$sc d=$sd k=$sk, want -1 0 1" \
+		'[ "$sc" = -1 ] && [ "$sd" = 0 ] && [ "$sk" = 1 ]'
 fi
-kill -KILL "$R_c"
-wait "$R_c" 2> /dev/null
+kill -KILL "$R_c" "$R_k"
+wait "$R_c" "$R_k" 2> /dev/null
 echo g >&6
 exec 6>&-
 wait "$SPID_d"
 "$GTSC" list > /dev/null # reaps, as d's own consumer loop does once a second
 "$BPFLS" slots > "$TEST_TMP/slots2"
 if [ $ON = 1 ]; then
+	read -r _ w _ _ <<< "$("$BPFLS" mask "$SPID_d")"
 	check_expr dispatch/dead-slot-emptied \
-		"c's slot $sc still filled, or d's $sd not: $(tr '\n' '|' < "$TEST_TMP/slots2")" \
-		'in_chain "$TEST_TMP/slots2" "$sd" && out_of_chain "$TEST_TMP/slots2" "$sc"'
-	check dispatch/dead-line-removed "c's line is still in /run/gtsc/dispatch" \
-		[ -z "$(slot_of "$R_c")" ]
-	check dispatch/dispatcher-survives "dispatcher links after c's death: $(links)" \
+		"k's slot $sk still filled, or d's $sd not: $(tr '\n' '|' < "$TEST_TMP/slots2")" \
+		'in_chain "$TEST_TMP/slots2" "$sd" && out_of_chain "$TEST_TMP/slots2" "$sk"'
+	check dispatch/dead-head-retired "the word after c's death: $w, want bit 31 set" \
+		[ "$(( (${w:-0} >> 31) & 1 ))" = 1 ]
+	check_expr dispatch/dead-lines-removed "c's or k's line is still in /run/gtsc/dispatch" \
+		'[ -z "$(slot_of "$R_c")" ] && [ -z "$(slot_of "$R_k")" ]'
+	check dispatch/head-links-survive "links after c's death: $(links), want its 2 (held by d)" \
 		[ "$(links)" = 2 ]
 fi
 kill -INT "$R_d"
@@ -138,13 +167,15 @@ check dispatch/after-kill-d-exact "session d not exact (see above)" storm_exact 
 echo g >&5
 exec 5>&-
 wait "$SPID_c"
+kill "$KPID"
+wait "$KPID" 2> /dev/null
 
-# 4. the mask (dispatch.h): e records -a (its slot in the dispatcher's
-# word of slots taking every task), f records -p a forker that forks NF
-# children after both started (their bits set at fork, before they run),
-# g joins last with -p a storm.  Each child's MF getppid calls, enter and
-# exit, are in f's trace and in e's; g is exact; the bits are where they
-# belong (bpfls mask: "every W mask M").  Dispatcher off: exact all the same.
+# 4. the mask (dispatch.h): e records -a (the head: it sees every event
+# first, no bit of its own), f records -p a forker that forks NF children
+# after both started (their bits set at fork, before they run), g joins
+# last with -p a storm.  Each child's MF getppid calls, enter and exit, are
+# in f's trace and in e's; g is exact; the bits are where they belong
+# (bpfls mask: "every W mask M").  Dispatch off: exact all the same.
 NF=4
 MF=3000
 NG=20000
@@ -171,8 +202,7 @@ if [ $ON = 1 ]; then
 	read -r _ _ _ mg <<< "$("$BPFLS" mask "$SPID_g")"
 	check_expr dispatch/mask-bits \
 		"slots e=$se f=$sf g=$sg: every $w, forker's mask $m, storm's $mg" \
-		'[ -n "$se" ] && [ -n "$sf" ] && [ -n "$sg" ] &&
-		 [ "$(bit "$w" "$se")" = 1 ] && [ "$(bit "$w" "$sf")" = 0 ] &&
+		'[ "$se" = -1 ] && [ "$sf" = 0 ] && [ "$sg" = 1 ] && [ "$w" = 0 ] &&
 		 [ "$(bit "$w" "$sg")" = 0 ] && [ "$(bit "$m" "$sf")" = 1 ] &&
 		 [ "$(bit "$m" "$sg")" = 0 ] && [ "$(bit "$mg" "$sg")" = 1 ] &&
 		 [ "$(bit "$mg" "$sf")" = 0 ]'
@@ -209,7 +239,7 @@ check dispatch/mask-all-children "e (-a) lost the children's calls (see above)" 
 check dispatch/mask-late-joiner-exact "session g not exact (see above)" storm_exact g "$SPID_g" $NG
 
 # 3. nothing of ours stays attached
-check dispatch/none-left "dispatcher links after every recorder ended: $(links)" \
+check dispatch/none-left "links after every recorder ended: $(links)" \
 	[ "$(links)" = 0 ]
 check dispatch/no-holder "a live holder is still listed: $("$BPFLS" slots | tr '\n' '|')" \
 	[ "$("$BPFLS" slots)" = none ]

@@ -545,7 +545,7 @@ char **gtsc_control__names(void)
 	int err = 0;
 	DIR *d;
 
-	gt_dispatch__reap_all(); /* a SIGKILLed recorder's dispatcher slot, as its socket */
+	gt_dispatch__reap_all(); /* a SIGKILLed recorder's dispatch slot, as its socket */
 	names = calloc(1, sizeof(*names));
 
 	if (!names)

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The shared syscall dispatcher's bookkeeping between recorder processes
+ * The shared syscall dispatch's bookkeeping between recorder processes
  * (dispatch.h).  Every change to the file and to the prog arrays' slots is
  * made under its flock; a slot's line is written before its programs go
  * in, and its programs taken out before the line goes, so that a slot
  * filled without a line never exists and a reaper never empties a live
  * holder's slot.
+ *
+ * The head (the session that found nobody live) has no slot: its line's
+ * slot is SLOT_HEAD.  It attaches its programs before it publishes its
+ * line, under the lock, so that a joiner always finds its links (one that
+ * found none would attach beside, outside the chain: eight recorders
+ * started at once did).  Its programs call the chain, so they stay
+ * attached as long as one member holds a copy of its links; when its
+ * session ends, or a reaper finds it dead, GTSC_SYS_RETIRED in the word
+ * stops their own work (a SIGKILLed head's gtsc_on is still set).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +40,7 @@
 
 #define REAP_GAP_NS 1000000000ULL
 #define NR_FDS 7
+#define SLOT_HEAD (-1)
 
 /* A holder's fds, in the order of its line (dispatch.h) */
 enum { FD_LINK, FD_CHAIN = 2, FD_MASK = 4, FD_EVERY, FD_CUR };
@@ -41,8 +51,11 @@ struct holder {
 	int fd[NR_FDS]; /* in the holder; -1 where a line from before the mask has none */
 };
 
+/* The slots' lines and the head's */
+#define TABLE_LINES (GTSC_DISPATCH_SLOTS + 1)
+
 struct table {
-	struct holder h[GTSC_DISPATCH_SLOTS];
+	struct holder h[TABLE_LINES];
 	int n;
 };
 
@@ -96,7 +109,7 @@ static void table_read(int fd, struct table *t)
 	if (n <= 0)
 		return;
 	buf[n] = 0;
-	for (line = strtok_r(buf, "\n", &save); line && t->n < GTSC_DISPATCH_SLOTS;
+	for (line = strtok_r(buf, "\n", &save); line && t->n < TABLE_LINES;
 	     line = strtok_r(NULL, "\n", &save)) {
 		struct holder *h = &t->h[t->n];
 
@@ -107,7 +120,7 @@ static void table_read(int fd, struct table *t)
 		/* 7 fields: a recorder from before the mask, which we cannot join (copy_fds) */
 		for (int i = n < 3 ? 0 : n - 3; i < NR_FDS; i++)
 			h->fd[i] = -1;
-		if (n >= 7 && h->slot >= 0 && h->slot < GTSC_DISPATCH_SLOTS)
+		if (n >= 7 && h->slot >= SLOT_HEAD && h->slot < GTSC_DISPATCH_SLOTS)
 			t->n++;
 	}
 }
@@ -135,6 +148,15 @@ static int table_write(int fd, const struct table *t)
 static void table_drop(struct table *t, int i)
 {
 	t->h[i] = t->h[--t->n];
+}
+
+/* Our line, or -1 */
+static int table_mine(const struct table *t, int slot)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->h[i].pid == getpid() && t->h[i].slot == slot)
+			return i;
+	return -1;
 }
 
 /*
@@ -193,7 +215,7 @@ static int copy_fds(const struct holder *h, int fd[NR_FDS])
 }
 
 /*
- * The dispatcher's word (gtsc.bpf.h: the slots that take every task, and
+ * The dispatch's word (gtsc.bpf.h: the slots that take every task, and
  * the mask hash's generation above them), changed atomically through its
  * mapping: BPF fork handlers change it too, and an update through bpf(2)
  * would overwrite theirs.  OR and AND act on the slots, ADD on the whole.
@@ -221,12 +243,17 @@ static int every_change(int every_fd, __u32 or, __u32 and, __u64 add)
 /*
  * SLOT emptied in CHAIN_FD and its bit cleared in EVERY_FD's word.  The
  * mask hash keeps the slot's bits: nothing deletes from it (gtsc.bpf.h),
- * and a stale bit only costs the slot's next holder a filtered call.
+ * and a stale bit only costs the slot's next holder a filtered call.  The
+ * head's "slot": its programs' own work retired, their calls kept.
  */
 static void empty_slot(const int chain_fd[2], int every_fd, int slot)
 {
 	__u32 key = slot;
 
+	if (slot == SLOT_HEAD) {
+		every_change(every_fd, GTSC_SYS_RETIRED, ~0u, 0);
+		return;
+	}
 	for (int h = 0; h < 2; h++)
 		if (chain_fd[h] >= 0)
 			bpf_map_delete_elem(chain_fd[h], &key); /* ENOENT: never filled */
@@ -293,8 +320,6 @@ static void close_fds(struct gtsc_dispatch *d)
 			close(d->chain_fd[h]);
 		if (d->link_fd[h] >= 0)
 			close(d->link_fd[h]);
-		bpf_link__destroy(d->links[h]);
-		d->links[h] = NULL;
 		d->chain_fd[h] = d->link_fd[h] = -1;
 	}
 	for (int m = 0; m < GTSC_DISP_MAPS; m++) {
@@ -317,7 +342,7 @@ int gt_dispatch__begin(struct gtsc_dispatch *d)
 	}
 	d->lock_fd = fd;
 	table_read(fd, &t);
-	/* a live holder's copies: it holds the dispatchers, so they are attached */
+	/* a live holder's copies: it holds the head's links, so they are attached */
 	for (i = 0, live = -1; i < t.n; i++) {
 		int c[NR_FDS];
 
@@ -334,21 +359,25 @@ int gt_dispatch__begin(struct gtsc_dispatch *d)
 			d->map_fd[m] = c[FD_MASK + m];
 		break;
 	}
-	d->creator = d->chain_fd[0] < 0;
-	if (d->creator && live >= 0) {
+	d->head = d->chain_fd[0] < 0;
+	if (d->head && live >= 0) {
 		/* someone holds the chain and we cannot copy it: attach beside it */
-		snprintf(d->why, sizeof(d->why), "cannot copy pid %d's dispatcher fds",
+		snprintf(d->why, sizeof(d->why), "cannot copy pid %d's dispatch fds",
 			 t.h[live].pid);
 		unlock(d);
-		d->creator = false;
+		d->head = false;
 		return 0;
 	}
-	/* no live holder: the arrays died with the last one, and every line is stale */
-	if (d->creator)
+	if (d->head) {
+		/* no live holder: the arrays died with the last one, and every line is stale */
 		t.n = 0;
+		table_write(fd, &t);
+		return 0; /* still locked: publish writes our line */
+	}
 	table_reap(&t, d->chain_fd, d->map_fd[GTSC_DISP_EVERY]);
 	for (i = 0; i < t.n; i++)
-		used[t.h[i].slot] = true;
+		if (t.h[i].slot != SLOT_HEAD)
+			used[t.h[i].slot] = true;
 	for (i = 0; i < GTSC_DISPATCH_SLOTS && used[i]; i++)
 		;
 	if (i == GTSC_DISPATCH_SLOTS) {
@@ -364,56 +393,60 @@ int gt_dispatch__begin(struct gtsc_dispatch *d)
 	return 0; /* still locked: publish writes our line */
 }
 
-int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj)
+/* Our line, with D's fds as they are: 0 or -errno. */
+static int table_add(struct table *t, const struct gtsc_dispatch *d)
 {
-	static const char *const progs[2] = { "gtsc_sys_dispatch_enter", "gtsc_sys_dispatch_exit" };
-	static const char *const maps[5] = { "gtsc_sys_mchain_enter", "gtsc_sys_mchain_exit",
-					     "gtsc_sys_mask", "gtsc_sys_every", "gtsc_sys_cur" };
+	if (t->n >= TABLE_LINES)
+		return -ENOSPC;
+	t->h[t->n++] = (struct holder){
+		.pid = getpid(),
+		.start = start_time(getpid()),
+		.slot = d->head ? SLOT_HEAD : d->slot,
+		.fd = { d->link_fd[0], d->link_fd[1], d->chain_fd[0], d->chain_fd[1],
+			d->map_fd[GTSC_DISP_MASK], d->map_fd[GTSC_DISP_EVERY],
+			d->map_fd[GTSC_DISP_CUR] },
+	};
+	return 0;
+}
+
+int gt_dispatch__publish(struct gtsc_dispatch *d, struct bpf_object *obj, const int link_fd[2])
+{
+	static const char *const maps[NR_FDS - FD_CHAIN] = { "gtsc_sys_mchain_enter",
+							     "gtsc_sys_mchain_exit", "gtsc_sys_mask",
+							     "gtsc_sys_every", "gtsc_sys_cur" };
 	struct table t;
-	struct holder *me;
 	int err = 0;
 
-	if (d->slot < 0)
+	if (d->slot < 0 && !d->head)
 		return 0;
-	for (int h = 0; h < 2 && d->creator && !err; h++) {
-		struct bpf_program *p = bpf_object__find_program_by_name(obj, progs[h]);
-		struct bpf_map *m = bpf_object__find_map_by_name(obj, maps[h]);
-
-		d->links[h] = p ? bpf_program__attach(p) : NULL;
-		if (!d->links[h] || !m) {
-			err = d->links[h] ? -ENOENT : -errno;
-			break;
-		}
-		d->link_fd[h] = bpf_link__fd(d->links[h]);
-		d->chain_fd[h] = fcntl(bpf_map__fd(m), F_DUPFD_CLOEXEC, 3);
-		if (d->chain_fd[h] < 0)
+	/* the head's links and maps are the chain's: dups, so that they outlive the skeleton's */
+	for (int h = 0; d->head && h < 2 && !err; h++) {
+		d->link_fd[h] = fcntl(link_fd[h], F_DUPFD_CLOEXEC, 3);
+		if (d->link_fd[h] < 0)
 			err = -errno;
 	}
-	for (int i = 0; i < GTSC_DISP_MAPS && d->creator && !err; i++) {
-		struct bpf_map *m = bpf_object__find_map_by_name(obj, maps[2 + i]);
+	for (int i = 0; d->head && i < NR_FDS - FD_CHAIN && !err; i++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, maps[i]);
+		int fd = m ? fcntl(bpf_map__fd(m), F_DUPFD_CLOEXEC, 3) : -1;
 
-		d->map_fd[i] = m ? fcntl(bpf_map__fd(m), F_DUPFD_CLOEXEC, 3) : -1;
-		if (d->map_fd[i] < 0)
+		if (fd < 0)
 			err = m ? -errno : -ENOENT;
+		else if (i < 2)
+			d->chain_fd[i] = fd;
+		else
+			d->map_fd[i - 2] = fd;
 	}
-	table_read(d->lock_fd, &t);
-	me = &t.h[t.n];
-	*me = (struct holder){ .pid = getpid(), .start = start_time(getpid()), .slot = d->slot,
-			       .fd = { d->link_fd[0], d->link_fd[1], d->chain_fd[0],
-				       d->chain_fd[1], d->map_fd[GTSC_DISP_MASK],
-				       d->map_fd[GTSC_DISP_EVERY], d->map_fd[GTSC_DISP_CUR] } };
-	if (!err && t.n < GTSC_DISPATCH_SLOTS) {
-		t.n++;
-		err = table_write(d->lock_fd, &t);
-	} else if (!err) {
-		err = -ENOSPC;
+	if (!err) {
+		table_read(d->lock_fd, &t);
+		err = table_add(&t, d) ?: table_write(d->lock_fd, &t);
 	}
 	unlock(d);
 	if (err) {
-		snprintf(d->why, sizeof(d->why), "sharing the dispatcher failed: %s",
+		snprintf(d->why, sizeof(d->why), "sharing the syscall dispatch failed: %s",
 			 strerror(-err));
 		close_fds(d);
 		d->slot = -1;
+		d->head = false;
 	}
 	return err;
 }
@@ -465,7 +498,7 @@ void gt_dispatch__reap(struct gtsc_dispatch *d, bool force)
 	struct table t;
 	int fd;
 
-	if (d->slot < 0 || (!force && now - d->last_reap_ns < REAP_GAP_NS))
+	if ((d->slot < 0 && !d->head) || (!force && now - d->last_reap_ns < REAP_GAP_NS))
 		return;
 	d->last_reap_ns = now;
 	fd = open_locked(force);
@@ -482,25 +515,26 @@ void gt_dispatch__leave(struct gtsc_dispatch *d)
 	struct table t;
 	int fd;
 
-	if (d->slot < 0 && d->lock_fd < 0)
+	if (d->slot < 0 && !d->head && d->lock_fd < 0)
 		return;
 	fd = d->lock_fd >= 0 ? d->lock_fd : open_locked(true);
 	d->lock_fd = -1;
-	if (d->slot >= 0)
-		empty_slot(d->chain_fd, d->map_fd[GTSC_DISP_EVERY], d->slot);
+	if (d->slot >= 0 || d->head)
+		empty_slot(d->chain_fd, d->map_fd[GTSC_DISP_EVERY], d->head ? SLOT_HEAD : d->slot);
 	if (fd >= 0) {
+		int i;
+
 		table_read(fd, &t);
-		for (int i = 0; i < t.n; i++)
-			if (t.h[i].pid == getpid() && t.h[i].slot == d->slot) {
-				table_drop(&t, i);
-				break;
-			}
+		i = table_mine(&t, d->head ? SLOT_HEAD : d->slot);
+		if (i >= 0)
+			table_drop(&t, i);
 		table_reap(&t, d->chain_fd, d->map_fd[GTSC_DISP_EVERY]);
 		table_write(fd, &t);
 		close(fd);
 	}
 	close_fds(d);
 	d->slot = -1;
+	d->head = false;
 	d->filled = false;
 }
 

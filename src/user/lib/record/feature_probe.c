@@ -373,8 +373,8 @@ static bool probe_bpf_preemptible(void)
 }
 
 /*
- * The shared syscall dispatcher (dispatch.h): a tp_btf/sys_enter program
- * that tail-calls through a prog array holding another (tail calls from
+ * The shared syscall dispatch (dispatch.h): a tp_btf/sys_enter program
+ * (the head's) that tail-calls through a prog array holding another (tail calls from
  * tracing programs; the array's owner check compares attach points since
  * 6.11's "bpf: Prevent tail call between progs attached to different
  * hooks"), and pidfd_getfd (5.6, 8649c322f75c) for a recorder to copy

@@ -33,7 +33,7 @@ enum gtsc_feature {
 	GTSC_FEAT_TASK_STORAGE, /* BPF_MAP_TYPE_TASK_STORAGE (5.11): for the compatibility table */
 	GTSC_FEAT_ARRAY_RING,	/* ring=array: BPF_F_MMAPABLE arrays (5.5), BPF cmpxchg (5.12) */
 	GTSC_FEAT_SYSCALL_TP_CLASSIC, /* classic programs on syscall events miss none (< 7.0) */
-	GTSC_FEAT_SYS_DISPATCH, /* one shared dispatcher per syscall hook (dispatch.h) */
+	GTSC_FEAT_SYS_DISPATCH, /* one shared syscall dispatch per hook (dispatch.h) */
 	GTSC_FEAT_MAX,
 };
 

@@ -66,7 +66,7 @@ struct gtsc_session {
 	size_t nr_tracked;
 	struct gtsc_func_set funcs; /* resolved by the public open's parse: ours to free */
 	char trigger[64];	    /* "syscall=NAME" of opts.trigger_syscall */
-	struct gtsc_dispatch disp;  /* the shared syscall dispatcher's slot, if in its chain */
+	struct gtsc_dispatch disp;  /* the shared syscall dispatch: head, or a slot in its chain */
 };
 
 /* The class each default channel carries; index = enum gtsc_class. */
@@ -464,11 +464,12 @@ static void setup_stacks(struct gtsc_session *s)
 }
 
 /*
- * The syscalls source's tp_btf pair goes in the shared dispatcher's chain
- * (dispatch.h) where the feature probe allows it: every session, the
- * first included, since a program attached on the hook cannot be part of
- * a chain others join.  A single session pays the dispatcher's run and one
- * tail call for it.  Anything else, or no free slot, attaches directly.
+ * The syscalls source's tp_btf pair joins the shared syscall dispatch
+ * (dispatch.h) where the feature probe allows it: the first session
+ * attaches it as the head, whose programs call the chain after their own
+ * work (a session alone pays a word's read for it); every later one puts
+ * it in a slot of the chain.  Anything else, or no free slot, attaches
+ * directly, outside the chain.
  */
 static int setup_dispatch(struct gtsc_session *s)
 {
@@ -487,27 +488,60 @@ static int setup_dispatch(struct gtsc_session *s)
 		return 0;
 	}
 	err = gt_dispatch__begin(&s->disp);
+	if (s->disp.head) {
+		s->skel->rodata->gtsc_sys_slot = GTSC_SYS_HEAD;
+		return 0;
+	}
 	if (err || s->disp.slot < 0) {
 		slog(s, GTSC_LOG_INFO, "syscalls: attached directly (%s)", s->disp.why);
 		return err;
 	}
 	s->skel->rodata->gtsc_sys_slot = s->disp.slot;
-	if (s->disp.creator) {
-		bpf_program__set_autoload(s->skel->progs.gtsc_sys_dispatch_enter, true);
-		bpf_program__set_autoload(s->skel->progs.gtsc_sys_dispatch_exit, true);
-		return 0;
-	}
-	/* every map the dispatcher and the chain share: the creator's */
+	/* every map the head's programs and the chain share: the head's */
 	err = bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mchain_enter, s->disp.chain_fd[0]);
 	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mchain_exit, s->disp.chain_fd[1]);
 	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_mask, s->disp.map_fd[GTSC_DISP_MASK]);
 	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_every, s->disp.map_fd[GTSC_DISP_EVERY]);
 	err = err ?: bpf_map__reuse_fd(s->skel->maps.gtsc_sys_cur, s->disp.map_fd[GTSC_DISP_CUR]);
 	if (err) {
-		slog(s, GTSC_LOG_WARN, "sharing the syscall dispatcher failed: %s", strerror(-err));
+		slog(s, GTSC_LOG_WARN, "sharing the syscall dispatch failed: %s", strerror(-err));
 		gt_dispatch__leave(&s->disp);
 	}
 	return err;
+}
+
+/*
+ * The head attaches its syscall pair at load, before its line is
+ * published (dispatch.c: a joiner must find its links); gtsc_on is still
+ * off, so until start its programs only call the chain.  On failure it
+ * leaves the dispatch, and attach tries the pair again as a lone session's.
+ */
+static void publish_head(struct gtsc_session *s)
+{
+	int fd[2] = { -1, -1 }, err = 0;
+
+	for (int i = 0; i < s->plan.n && !err; i++) {
+		const struct gtsc_source_choice *c = &s->plan.src[i];
+
+		if (!c->prog || !(c->mask & GTSC_SRC_SYSCALLS))
+			continue;
+		s->links[i] = bpf_program__attach(bpf_object__find_program_by_name(s->skel->obj,
+										   c->prog));
+		if (!s->links[i])
+			err = -errno;
+		else
+			fd[!!strstr(c->name, "exit")] = bpf_link__fd(s->links[i]);
+	}
+	if (!err && (fd[0] < 0 || fd[1] < 0))
+		err = -ENOENT;
+	err = err ?: gt_dispatch__publish(&s->disp, s->skel->obj, fd);
+	if (!err) {
+		slog(s, GTSC_LOG_DEBUG, "syscalls: dispatch head");
+		return;
+	}
+	gt_dispatch__leave(&s->disp);
+	slog(s, GTSC_LOG_INFO, "syscalls: attached directly (the dispatch head's start failed: %s)",
+	     strerror(-err));
 }
 
 /* Rescue programs (gtsc_shared.h) only where the plan has them: their marks cost 4 MiB. */
@@ -632,13 +666,15 @@ static int session_load(struct gtsc_session *s)
 	err = setup_dispatch(s);
 	if (err)
 		return err;
-	/* outside the chain the dispatcher's mask is never used: no 65536 entries */
-	if (s->disp.slot < 0)
+	/* outside the chain the mask is never used: no 65536 entries */
+	if (s->disp.slot < 0 && !s->disp.head)
 		bpf_map__set_max_entries(s->skel->maps.gtsc_sys_mask, 1);
 	err = gtsc_bpf__load(s->skel);
-	if (err)
+	if (err) {
 		gt_dispatch__leave(&s->disp);
-	else if (s->disp.slot >= 0 && gt_dispatch__publish(&s->disp, s->skel->obj)) {
+	} else if (s->disp.head) {
+		publish_head(s);
+	} else if (s->disp.slot >= 0 && gt_dispatch__publish(&s->disp, s->skel->obj, NULL)) {
 		/* the programs tail-call from their slot on: attached directly they would
 		 * run the chain's later sessions twice */
 		slog(s, GTSC_LOG_WARN, "%s", s->disp.why);
@@ -743,10 +779,10 @@ int gtsc_session__track_pid(struct gtsc_session *s, int pid)
 	if (bpf_map__update_elem(s->skel->maps.gtsc_pids, &key, sizeof(key), &one, sizeof(one),
 				 BPF_ANY))
 		return -errno;
-	/* the dispatcher must call our slot for PID's syscalls (dispatch.h) */
+	/* the head must call our slot for PID's syscalls (dispatch.h) */
 	err = gt_dispatch__want(&s->disp, key);
 	if (err) {
-		slog(s, GTSC_LOG_WARN, "setting pid %d in the syscall dispatcher's mask failed: %s",
+		slog(s, GTSC_LOG_WARN, "setting pid %d in the syscall dispatch's mask failed: %s",
 		     pid, strerror(-err));
 		return err;
 	}
@@ -849,8 +885,8 @@ int gtsc_session__attach(struct gtsc_session *s)
 		struct bpf_program *p;
 		int err;
 
-		if (!c->prog || ((c->mask & GTSC_SRC_SYSCALLS) && s->disp.slot >= 0))
-			continue; /* in the dispatcher's chain: filled below */
+		if (!c->prog || s->links[i] || ((c->mask & GTSC_SRC_SYSCALLS) && s->disp.slot >= 0))
+			continue; /* the head's, attached at load; in the chain: filled below */
 		p = bpf_object__find_program_by_name(s->skel->obj, c->prog);
 		s->links[i] = bpf_program__attach(p);
 		if (!s->links[i]) {
@@ -882,8 +918,7 @@ int gtsc_session__attach(struct gtsc_session *s)
 			     s->disp.slot, strerror(-err));
 			return err;
 		}
-		slog(s, GTSC_LOG_DEBUG, "syscalls: dispatcher slot %d%s", s->disp.slot,
-		     s->disp.creator ? " (attached the dispatcher)" : "");
+		slog(s, GTSC_LOG_DEBUG, "syscalls: dispatch slot %d", s->disp.slot);
 	}
 	return attach_funcs(s) ?: attach_events(s);
 }

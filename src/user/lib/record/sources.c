@@ -221,9 +221,6 @@ int gt_sources__plan(struct gtsc_source_plan *plan, struct bpf_object *obj,
 		if (d->rescue && d->fb_prog)
 			set_rescue(obj, c, d->fb_prog, c->prog && c->prog == d->fb_prog ? rescue : 0);
 	}
-	/* the shared dispatchers: loaded by the session that attaches them (dispatch.h) */
-	set_autoload(obj, "gtsc_sys_dispatch_enter", false);
-	set_autoload(obj, "gtsc_sys_dispatch_exit", false);
 	plan_funcs(plan, obj, f, mask & GTSC_SRC_FUNCS);
 	plan_events(plan, obj, f, mask & GTSC_SRC_EVENTS);
 	return 0;
