@@ -23,7 +23,6 @@
 #include <linux/types.h>
 #include "gtsc_shared.h"
 
-struct bpf_link;
 struct bpf_object;
 
 #define GTSC_DISPATCH_FILE "/run/gtsc/dispatch"
