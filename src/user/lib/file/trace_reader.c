@@ -1471,21 +1471,14 @@ static bool want_prefetch(struct gtsc_reader *r)
 static int take_prefetched(struct gtsc_reader *r, __u64 *batch_max)
 {
 	struct prefetched got;
-	char *spare = NULL;
-	size_t spare_cap = 0;
 	int err;
 
 	if (GROW(r->live, r->cap_live, r->n_live + 1))
 		return -ENOMEM;
-	if (r->n_spare) {
-		/* the biggest spare goes back: the worker's chunks are of any size */
-		size_t i = pick_spare(r, SIZE_MAX);
-
-		spare = r->spare[i].data;
-		spare_cap = r->spare[i].cap;
-		r->spare[i] = r->spare[--r->n_spare];
-	}
-	gt_prefetch__take(r->prefetch, r->next_chunk, &got, spare, spare_cap);
+	while (r->n_spare && gt_prefetch__give(r->prefetch, r->spare[r->n_spare - 1].data,
+					       r->spare[r->n_spare - 1].cap))
+		r->n_spare--;
+	gt_prefetch__take(r->prefetch, r->next_chunk, &got);
 	if (got.data)
 		r->live[r->n_live++] = (struct rbuf){ .data = got.data, .cap = got.cap, .batch = r->batch };
 	if (got.ret < 0) {
@@ -1506,6 +1499,7 @@ static int take_prefetched(struct gtsc_reader *r, __u64 *batch_max)
 		return err;
 	if (got.n_refs) /* an empty chunk's refs may be NULL */
 		memcpy(r->pend + r->n_pend, got.refs, got.n_refs * sizeof(*got.refs));
+	gt_prefetch__drop(r->prefetch);
 	r->n_pend += got.n_refs;
 	if (got.rec_why[0])
 		mark_damaged(r, true, "%s", got.rec_why);
