@@ -93,12 +93,12 @@ struct prefetch;
 struct prefetched {
 	char *data; /* the records: the taker's from now on */
 	size_t cap;
-	const struct trace_rec_ref *refs; /* refs[0, n_refs): valid until the next take */
+	const struct trace_rec_ref *refs; /* refs[0, n_refs): valid until drop or the next take */
 	size_t n_refs;
 	__u64 max;	/* highest timestamp of the refs (0 if none) */
 	int ret;	/* gt_unpack_chunk()'s */
-	const char *why;     /* ret 1: the chunk's damage */
-	const char *rec_why; /* damage that ended the chunk's records early, or "" */
+	const char *why;     /* ret 1: the chunk's damage (valid as refs) */
+	const char *rec_why; /* damage that ended the chunk's records early, or "" (likewise) */
 };
 
 /*

@@ -1172,12 +1172,13 @@ void gtsc_reader__close(struct gtsc_reader *r)
 {
 	if (!r)
 		return;
+	/* first: the worker may be reading the descriptors closed below */
+	gt_prefetch__stop(r->prefetch);
 	for (size_t i = 0; i < r->n_in; i++)
 		if (r->in[i].fd >= 0)
 			close(r->in[i].fd);
 	if (r->ext.free)
 		r->ext.free(r->ext.data);
-	gt_prefetch__stop(r->prefetch);
 	gt_unpacker__free(&r->unpack);
 	for (size_t i = 0; i < GTSC_CHUNK_TYPE_MAX; i++)
 		free(r->texts[i].buf);
@@ -1499,10 +1500,11 @@ static int take_prefetched(struct gtsc_reader *r, __u64 *batch_max)
 		return err;
 	if (got.n_refs) /* an empty chunk's refs may be NULL */
 		memcpy(r->pend + r->n_pend, got.refs, got.n_refs * sizeof(*got.refs));
-	gt_prefetch__drop(r->prefetch);
 	r->n_pend += got.n_refs;
 	if (got.rec_why[0])
 		mark_damaged(r, true, "%s", got.rec_why);
+	/* refs and damage copied: the worker may fill their slot again */
+	gt_prefetch__drop(r->prefetch);
 	if (got.max > *batch_max)
 		*batch_max = got.max;
 	r->next_chunk++;
