@@ -35,6 +35,12 @@ override OUTPUT := $(BASE_OUTPUT)/san
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 CFLAGS += $(SAN_FLAGS)
 BIN := $(OUTPUT)/gtsc-bpf
+else ifeq ($(SANITIZE),thread)
+# SANITIZE=thread: ThreadSanitizer, for the unit tests of the one part of
+# the library that runs a thread (the reader's prefetch worker): tsan-bins.
+override OUTPUT := $(BASE_OUTPUT)/tsan
+CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+BIN := $(OUTPUT)/gtsc-bpf
 else
 BIN := gtsc-bpf
 endif
@@ -263,11 +269,13 @@ $(OUTPUT)/tests/live/compat32: tests/live/compat32.c | $(OUTPUT)/tests/live
 	$(call msg,WORKLOAD,$@)
 	$(Q)$(CC) -m32 -O1 -g -static $(WARN) $< -o $@
 
-# TEST_LANES: what `make test` runs (tests/run.sh's lanes; .ci/run adds asan).
+# TEST_LANES: what `make test` runs (tests/run.sh's lanes; .ci/run adds asan, tsan).
 TEST_LANES ?= all
-.PHONY: unit-bins live-bins deps test test-unit test-live test-vm compat-table bench clean vmlinux demo
+.PHONY: unit-bins live-bins tsan-bins deps test test-unit test-live test-vm compat-table bench clean vmlinux demo
 unit-bins: $(UNIT_BINS)
 live-bins: $(LIVE_BINS)
+# the unit tests that run the reader's worker (tests/run.sh's tsan lane)
+tsan-bins: $(OUTPUT)/tests/unit/test_reader_threads
 
 deps:
 	$(Q)scripts/deps.sh

@@ -186,6 +186,9 @@ goal() {
 	local name=$1 f be ge
 	"$BASE" report -i "$TMP/$name.base.gtsc" --kmem --caller -n 0 > "$TMP/out.base" 2>&1 || true
 	"$GTSC" report -i "$TMP/$name.base.gtsc" --kmem --caller -n 0 > "$TMP/out.new" 2>&1 || true
+	# The skipped-events warning names the events since fc315b6 (a recorder
+	# without rescue programs skips some): the analysis must agree, not it.
+	sed -i '/^# WARNING: the kernel skipped /d' "$TMP/out.base" "$TMP/out.new"
 	if ! cmp -s "$TMP/out.base" "$TMP/out.new"; then
 		echo "bench/kmem_report_speed.sh: --kmem of $name.base.gtsc: $GTSC and $BASE print differently" >&2
 		exit 1

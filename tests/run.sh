@@ -8,7 +8,9 @@
 #                           SANITIZE=1 builds it and runs this lane), their
 #                           lines named asan-unit/..., asan-live/... (the unit
 #                           tests' own as asan-SUITE/...), and one FAIL
-#                           asan-report/... per sanitizer report
+#                           asan-report/... per sanitizer report; tsan: the
+#                           reader's threaded unit test built with
+#                           ThreadSanitizer (make SANITIZE=thread tsan-bins)
 # Every test prints "PASS name", "FAIL name: why" or "SKIP name: why" lines.
 # A SKIP is only for a lane that cannot run on this machine at all; it is
 # counted and shown, never hidden.
@@ -42,6 +44,20 @@ san_env() {
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$SAN_LOGS/ubsan
 	# the library test's `make install` builds the release tree, not this one
 	unset MAKEFLAGS MAKELEVEL MAKEOVERRIDES SANITIZE
+}
+
+# The reader's worker under ThreadSanitizer (make SANITIZE=thread tsan-bins):
+# a race report ends the test with exit 66, a FAIL like any other.
+tsan_lane() {
+	local t
+	if ! ls "$OUT"/tsan/tests/unit/test_* > /dev/null 2>&1; then
+		echo "SKIP tsan: not built (make SANITIZE=thread tsan-bins)" | tee -a "$LOG"
+		return
+	fi
+	for t in "$OUT"/tsan/tests/unit/test_*; do
+		PREFIX=tsan- TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+			counted "unit/${t##*/}" "$UNIT_TIMEOUT" "$t"
+	done
 }
 
 # One FAIL per report file (named after the reporting pid), else one PASS.
@@ -102,6 +118,7 @@ for l in $LANES; do
 	case $l in
 	all) for a in unit live vm; do run_lane $a; done ;;
 	asan) (san_env && run_lane unit && run_lane live) && asan_reports ;;
+	tsan) tsan_lane ;;
 	*) run_lane "$l" ;;
 	esac
 done

@@ -112,11 +112,58 @@ static void test_numbers(struct test_ctx *t)
 	}
 }
 
+/* What put_secs() writes, by printf. */
+static void secs_want(char *out, size_t size, __s64 ns, int width)
+{
+	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns;
+	char tmp[48];
+
+	snprintf(tmp, sizeof(tmp), "%s%llu.%06llu", ns < 0 ? "-" : "",
+		 (unsigned long long)(a / 1000000000), (unsigned long long)(a % 1000000000 / 1000));
+	snprintf(out, size, "%*s", width, tmp);
+}
+
+/*
+ * Decimal numbers and seconds (buf_util.h) against printf: values around
+ * every power of ten, seconds of both signs padded to widths, and every
+ * cut of the buffer, which keeps what fits and counts the rest lost.
+ */
+static void test_digits(struct test_ctx *t)
+{
+	char out[96], want[96], secs[48];
+	struct gtsc_buf b;
+	__u64 p = 1;
+
+	for (int k = 0; k < 20 && !t->failed; k++, p *= 10) {
+		__u64 vals[] = { p - 1, p, p + 1, p * 3 + 7, ~0ULL - p };
+
+		for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]) && !t->failed; i++) {
+			__s64 ns = (__s64)(vals[i] >> 1) * (i & 1 ? -1 : 1);
+			int w = (int)(vals[i] % 29);
+			size_t full;
+
+			secs_want(secs, sizeof(secs), ns, w);
+			full = (size_t)snprintf(want, sizeof(want), "%llu %s",
+						(unsigned long long)vals[i], secs);
+			for (size_t cap = full + 1; cap-- > 0 && !t->failed;) {
+				b = (struct gtsc_buf){ out, 0, cap };
+				gtsc_buf__putu(&b, vals[i]);
+				gtsc_buf__putc(&b, ' ');
+				gtsc_buf__put_secs(&b, ns, w);
+				CHECK(t, b.len == cap && b.lost == full - cap && !memcmp(out, want, cap),
+				      "'%.*s' (lost %zu), expected '%.*s' of '%s'", (int)b.len, out,
+				      b.lost, (int)cap, want, want);
+			}
+		}
+	}
+}
+
 static const struct test_case cases[] = {
 	{ "text", test_text },
 	{ "json", test_json },
 	{ "cut", test_cut },
 	{ "numbers", test_numbers },
+	{ "digits", test_digits },
 };
 
 int main(void)

@@ -31,10 +31,16 @@ struct seen {
 	int open_err; /* errno of a refused open, else 0 */
 };
 
-/* Records of two CPUs per round, each CPU's late by up to a round: the merge has work. */
-static int write_trace(const char *path, long codec, bool none, __u64 seed)
+/*
+ * N records of two CPUs in chunks of up to CHUNK bytes, each CPU's late by
+ * up to a round: the merge has work.  A round ends every 50 records, or
+ * with MIXED at 40,000 and 100 records in turn: chunks of ~1.6 MB, which
+ * the reader puts in huge-page buffers, between chunks of 4 KB.
+ */
+static int write_shaped(const char *path, long codec, bool none, __u64 seed, int n,
+			size_t chunk, bool mixed)
 {
-	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .chunk_size = 8192, .data_codec = codec,
+	struct gtsc_writer_opts wo = { .sz = sizeof(wo), .chunk_size = chunk, .data_codec = codec,
 				       .zlib_level = none ? 0 : 1 };
 	struct gtsc_writer *w = gt_writer__create(path, &wo);
 	struct gtsc_rec_sys_enter e = { .hdr = { .type = GTSC_REC_SYS_ENTER, .size = sizeof(e) } };
@@ -45,7 +51,7 @@ static int write_trace(const char *path, long codec, bool none, __u64 seed)
 	err = gt_writer__add_chunk(w, GTSC_CHUNK_META, "start_ns=1\n", 11);
 	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_CHANNELS, channels_text,
 					  strlen(channels_text));
-	for (int i = 0; i < NREC && !err; i++) {
+	for (int i = 0; i < n && !err; i++) {
 		e.hdr.cpu = i & 1;
 		e.hdr.pid = e.hdr.tid = 100 + (i % 7);
 		e.hdr.ts_ns = seed + (__u64)i * 1000 + (i & 1 ? 0 : 1700); /* cpu 0 runs late */
@@ -53,12 +59,17 @@ static int write_trace(const char *path, long codec, bool none, __u64 seed)
 		e.args[0] = seed * 0x9e3779b97f4a7c15ull + (__u64)i * 4096;
 		e.args[1] = (__u64)i;
 		err = gt_writer__add_record(w, &e.hdr);
-		if (!err && i % 50 == 49)
+		if (!err && (mixed ? i % 40100 == 39999 || i % 40100 == 40099 : i % 50 == 49))
 			err = gt_writer__end_round(w);
 	}
 	err = err ?: gt_writer__add_chunk(w, GTSC_CHUNK_TRAILER, trailer_text,
 					  strlen(trailer_text));
 	return gt_writer__close(w) ?: err;
+}
+
+static int write_trace(const char *path, long codec, bool none, __u64 seed)
+{
+	return write_shaped(path, codec, none, seed, NREC, 8192, false);
 }
 
 static void set_threads(bool one)
@@ -168,6 +179,33 @@ static void test_codecs(struct test_ctx *t)
 	unlink(path);
 }
 
+/*
+ * Big chunks and small ones in turn: the worker's buffers go back and forth
+ * between the reader and it (gt_prefetch__give()), big ones to big chunks.
+ */
+static void test_chunk_sizes(struct test_ctx *t)
+{
+	char path[] = "/tmp/gtsc-threads.XXXXXX";
+	const char *p = path;
+	int fd = mkstemp(path), n = 6 * 40100;
+
+	CHECK(t, fd >= 0, "mkstemp");
+	if (fd < 0)
+		return;
+	close(fd);
+	for (size_t i = 0; i < 2 && !t->failed; i++) {
+		struct seen s;
+
+		CHECK(t, !write_shaped(path, codecs[i].codec, false, 1000000, n, 4 << 20, true),
+		      "write %s", codecs[i].name);
+		same(t, &p, 1, codecs[i].name);
+		read_all(&p, 1, false, &s);
+		CHECK(t, s.count == (__u64)n && !s.truncated, "%s: %llu records, %s",
+		      codecs[i].name, (unsigned long long)s.count, s.damage);
+	}
+	unlink(path);
+}
+
 /* Two files of one recording read as one trace, and the second cut short. */
 static void test_files(struct test_ctx *t)
 {
@@ -271,6 +309,7 @@ static void test_worker_runs(struct test_ctx *t)
 
 static const struct test_case cases[] = {
 	{ "codecs", test_codecs },
+	{ "chunk_sizes", test_chunk_sizes },
 	{ "files", test_files },
 	{ "damage", test_damage },
 	{ "worker_runs", test_worker_runs },

@@ -48,6 +48,16 @@ ssize_t gt_trace_pread_full(int fd, void *buf, size_t len, __u64 off)
 
 #define HUGE_PAGE (2u << 20)
 
+/*
+ * Whether a buffer of CAP bytes suits a chunk of NEED: big enough, and not
+ * one of huge pages for a small chunk, whose first touch would clear 2 MiB
+ * where a small buffer faults a few pages.
+ */
+static bool buf_fits(size_t cap, size_t need)
+{
+	return cap >= need && (cap < HUGE_PAGE || need >= HUGE_PAGE / 2);
+}
+
 void *gt_chunk_buf_alloc(size_t need, size_t *cap)
 {
 	void *p;
@@ -287,10 +297,24 @@ size_t gt_unpack_index(const struct unpacker *u, const struct data_chunk *c, con
 /* ---- the prefetch worker ---- */
 
 /*
- * Chunks decoded ahead: slot[i % SLOTS] holds chunk i.  Three: one the
- * reader holds (its refs are being copied), two the worker may fill.
+ * Chunks decoded ahead: slot[i % SLOTS] holds chunk i.  Two: the worker
+ * fills one while the other waits to be taken; a taken slot is the
+ * worker's again once the reader has copied its refs (gt_prefetch__drop()).
  */
-#define SLOTS 3
+#define SLOTS 2
+/*
+ * Buffers the reader is done with, given back (gt_prefetch__give()) for
+ * the slots to fill next.  Each buffer a reader makes is fresh memory to
+ * fault in and clear, huge pages for a big chunk: the worker used to get
+ * one spare a take and allocate when it had none, so that a small chunk
+ * sat in a 4 MiB buffer and the reader ended up holding 7 of them (14
+ * huge pages for bench/read_speed.sh's openread trace, against 4 read on
+ * one thread).  With the pool: 4 (8 huge pages); clear_page_erms 3-38% of
+ * --summary's samples -> 2-16%, and CPU, medians of 11 alternating on
+ * the 6.18 host: --syscalls 265.8 -> 247.7 ms (one thread 239.3), --kmem
+ * --caller -n 0 328.3 -> 285.1 (279.3), wall time unchanged.
+ */
+#define POOL 16
 
 struct slot {
 	char *data;
@@ -317,6 +341,11 @@ struct prefetch {
 	size_t n_fds;
 	bool quit;
 	struct unpacker u; /* the worker's own */
+	struct pooled {
+		char *data;
+		size_t cap;
+	} pool[POOL]; /* the reader's buffers, given back for the next chunks */
+	size_t n_pool;
 };
 
 /* Decodes chunk C into S; runs without the lock (S is the worker's meanwhile). */
@@ -327,7 +356,7 @@ static void fill_slot(struct prefetch *p, const struct data_chunk *c, struct slo
 	s->n_refs = 0;
 	s->max = 0;
 	s->rec_why[0] = '\0';
-	if (s->cap < c->h.raw_len || !s->data) {
+	if (!s->data || !buf_fits(s->cap, c->h.raw_len)) {
 		/* contents need not survive: no realloc copy */
 		free(s->data);
 		s->data = gt_chunk_buf_alloc(c->h.raw_len, &s->cap);
@@ -366,6 +395,37 @@ static void fill_slot(struct prefetch *p, const struct data_chunk *c, struct slo
 	p->u.ix.refs = NULL;
 }
 
+/*
+ * Under the lock: the pooled buffer that suits the chunk of NEED bytes S
+ * is for best (the smallest), when S has none that does.  S's own goes to
+ * the pool, or is freed by fill_slot() when the pool is full.
+ */
+static void slot_from_pool(struct prefetch *p, struct slot *s, size_t need)
+{
+	size_t best = p->n_pool;
+	struct pooled b = {};
+
+	if (s->data && buf_fits(s->cap, need))
+		return;
+	for (size_t i = 0; i < p->n_pool; i++)
+		if (buf_fits(p->pool[i].cap, need) &&
+		    (best == p->n_pool || p->pool[i].cap < p->pool[best].cap))
+			best = i;
+	if (best < p->n_pool) {
+		b = p->pool[best];
+		p->pool[best] = p->pool[--p->n_pool];
+	}
+	if (s->data && p->n_pool < POOL) {
+		p->pool[p->n_pool++] = (struct pooled){ s->data, s->cap };
+		s->data = NULL;
+	}
+	if (!b.data)
+		return; /* fill_slot() allocates */
+	free(s->data);
+	s->data = b.data;
+	s->cap = b.cap;
+}
+
 static void *worker(void *arg)
 {
 	struct prefetch *p = arg;
@@ -380,6 +440,7 @@ static void *worker(void *arg)
 			pthread_cond_wait(&p->more, &p->mu);
 			continue;
 		}
+		slot_from_pool(p, s, p->chunks[i].h.raw_len);
 		pthread_mutex_unlock(&p->mu);
 		fill_slot(p, &p->chunks[i], s);
 		pthread_mutex_lock(&p->mu);
@@ -426,8 +487,27 @@ struct prefetch *gt_prefetch__start(const struct data_chunk *chunks, size_t n, s
 	return p;
 }
 
-void gt_prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out, char *spare,
-		       size_t spare_cap)
+bool gt_prefetch__give(struct prefetch *p, char *data, size_t cap)
+{
+	bool kept;
+
+	pthread_mutex_lock(&p->mu);
+	kept = p->n_pool < POOL;
+	if (kept)
+		p->pool[p->n_pool++] = (struct pooled){ data, cap };
+	pthread_mutex_unlock(&p->mu);
+	return kept;
+}
+
+void gt_prefetch__drop(struct prefetch *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->held = 0;
+	pthread_cond_signal(&p->more);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void gt_prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out)
 {
 	struct slot *s = &p->slot[idx % SLOTS];
 
@@ -450,8 +530,8 @@ void gt_prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out, c
 		.why = s->why,
 		.rec_why = s->rec_why,
 	};
-	s->data = spare;
-	s->cap = spare ? spare_cap : 0;
+	s->data = NULL;
+	s->cap = 0;
 }
 
 void gt_prefetch__stop(struct prefetch *p)
@@ -467,6 +547,8 @@ void gt_prefetch__stop(struct prefetch *p)
 		free(p->slot[i].data);
 		free(p->slot[i].refs);
 	}
+	for (size_t i = 0; i < p->n_pool; i++)
+		free(p->pool[i].data);
 	gt_unpacker__free(&p->u);
 	pthread_cond_destroy(&p->done);
 	pthread_cond_destroy(&p->more);

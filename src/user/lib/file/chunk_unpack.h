@@ -93,12 +93,12 @@ struct prefetch;
 struct prefetched {
 	char *data; /* the records: the taker's from now on */
 	size_t cap;
-	const struct trace_rec_ref *refs; /* refs[0, n_refs): valid until the next take */
+	const struct trace_rec_ref *refs; /* refs[0, n_refs): valid until drop or the next take */
 	size_t n_refs;
 	__u64 max;	/* highest timestamp of the refs (0 if none) */
 	int ret;	/* gt_unpack_chunk()'s */
-	const char *why;     /* ret 1: the chunk's damage */
-	const char *rec_why; /* damage that ended the chunk's records early, or "" */
+	const char *why;     /* ret 1: the chunk's damage (valid as refs) */
+	const char *rec_why; /* damage that ended the chunk's records early, or "" (likewise) */
 };
 
 /*
@@ -111,12 +111,14 @@ struct prefetched {
 struct prefetch *gt_prefetch__start(const struct data_chunk *chunks, size_t n, size_t first,
 				    const int *fds, size_t n_fds, const struct col_want *want);
 /*
- * Waits for chunk IDX (the one after the last taken) and takes it.
- * SPARE (may be NULL) of SPARE_CAP bytes goes back to the worker for a
- * later chunk.
+ * Gives the worker DATA, a chunk buffer of CAP bytes the reader is done
+ * with, for a later chunk: false when it has enough (the reader keeps it).
  */
-void gt_prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out, char *spare,
-		       size_t spare_cap);
+bool gt_prefetch__give(struct prefetch *p, char *data, size_t cap);
+/* Waits for chunk IDX (the one after the last taken) and takes it. */
+void gt_prefetch__take(struct prefetch *p, size_t idx, struct prefetched *out);
+/* The refs of the chunk taken last are copied: the worker may reuse their slot. */
+void gt_prefetch__drop(struct prefetch *p);
 /* Stops and frees the worker and what it holds. */
 void gt_prefetch__stop(struct prefetch *p);
 

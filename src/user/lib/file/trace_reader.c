@@ -1172,12 +1172,13 @@ void gtsc_reader__close(struct gtsc_reader *r)
 {
 	if (!r)
 		return;
+	/* first: the worker may be reading the descriptors closed below */
+	gt_prefetch__stop(r->prefetch);
 	for (size_t i = 0; i < r->n_in; i++)
 		if (r->in[i].fd >= 0)
 			close(r->in[i].fd);
 	if (r->ext.free)
 		r->ext.free(r->ext.data);
-	gt_prefetch__stop(r->prefetch);
 	gt_unpacker__free(&r->unpack);
 	for (size_t i = 0; i < GTSC_CHUNK_TYPE_MAX; i++)
 		free(r->texts[i].buf);
@@ -1471,21 +1472,14 @@ static bool want_prefetch(struct gtsc_reader *r)
 static int take_prefetched(struct gtsc_reader *r, __u64 *batch_max)
 {
 	struct prefetched got;
-	char *spare = NULL;
-	size_t spare_cap = 0;
 	int err;
 
 	if (GROW(r->live, r->cap_live, r->n_live + 1))
 		return -ENOMEM;
-	if (r->n_spare) {
-		/* the biggest spare goes back: the worker's chunks are of any size */
-		size_t i = pick_spare(r, SIZE_MAX);
-
-		spare = r->spare[i].data;
-		spare_cap = r->spare[i].cap;
-		r->spare[i] = r->spare[--r->n_spare];
-	}
-	gt_prefetch__take(r->prefetch, r->next_chunk, &got, spare, spare_cap);
+	while (r->n_spare && gt_prefetch__give(r->prefetch, r->spare[r->n_spare - 1].data,
+					       r->spare[r->n_spare - 1].cap))
+		r->n_spare--;
+	gt_prefetch__take(r->prefetch, r->next_chunk, &got);
 	if (got.data)
 		r->live[r->n_live++] = (struct rbuf){ .data = got.data, .cap = got.cap, .batch = r->batch };
 	if (got.ret < 0) {
@@ -1509,6 +1503,8 @@ static int take_prefetched(struct gtsc_reader *r, __u64 *batch_max)
 	r->n_pend += got.n_refs;
 	if (got.rec_why[0])
 		mark_damaged(r, true, "%s", got.rec_why);
+	/* refs and damage copied: the worker may fill their slot again */
+	gt_prefetch__drop(r->prefetch);
 	if (got.max > *batch_max)
 		*batch_max = got.max;
 	r->next_chunk++;
