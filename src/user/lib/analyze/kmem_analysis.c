@@ -631,7 +631,9 @@ void gt_kmem_analysis__want(const struct kmem_analysis *a, struct col_want *w)
 	COL_WANT(w, GTSC_REC_KMEM_CACHE, gtsc_rec_kmem_cache, name);
 }
 
-static void prefetch(const struct kmem_analysis *a, const struct gtsc_rec_hdr *rec)
+/* Always inlined, for the reason kmem_objmap__prefetch() is. */
+static inline __attribute__((always_inline)) void prefetch(const struct kmem_analysis *a,
+							   const struct gtsc_rec_hdr *rec)
 {
 	const struct gtsc_rec_kmem_alloc *al = (const void *)rec;
 	const struct gtsc_rec_kmem_free *fr = (const void *)rec;

@@ -147,8 +147,13 @@ static inline struct kmem_obj *kmem_objmap__lookup(struct kmem_objmap *m, __u8 k
 	return o;
 }
 
-/* Starts loading the cache line of (KIND, PTR)'s slot. */
-static inline void kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
+/*
+ * Starts loading the cache line of (KIND, PTR)'s slot.  Always inlined: a
+ * function holding only __builtin_prefetch has no effect GCC can see, so
+ * GCC 12 found it pure and dropped the calls whole (no prefetch was in the
+ * binary).
+ */
+static inline __attribute__((always_inline)) void kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
 {
 	if (m->cap)
 		__builtin_prefetch(&m->slot[kmem_hash64(kmem_obj_key(kind, ptr), m->bits)]);

@@ -259,11 +259,3 @@ __s64 gt_emit_elem(const struct emit_value *v, size_t i)
 
 	return v->is_signed ? sign_extend(raw, v->elem_size) : (__s64)raw;
 }
-
-void gt_emit_array(FILE *out, const struct emit_value *v)
-{
-	fputc('[', out);
-	for (size_t i = 0; i < v->len / v->elem_size; i++)
-		fprintf(out, "%s%" PRId64, i ? "," : "", (int64_t)gt_emit_elem(v, i));
-	fputc(']', out);
-}

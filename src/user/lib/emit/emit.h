@@ -66,8 +66,6 @@ bool gt_emit_decoded(const struct gtsc_event_class *c, const struct gtsc_rec_hdr
 bool gt_emit_is_name(__u8 print);
 /* Element I of an EV_ARRAY value. */
 __s64 gt_emit_elem(const struct emit_value *v, size_t i);
-/* An EV_ARRAY value as text and JSON both show it: [1,-2,3]. */
-void gt_emit_array(FILE *out, const struct emit_value *v);
 /* Seconds from the trace's start to TS_NS, as the reports print them. */
 double gt_emit_secs(const struct gtsc_event_printer *p, __u64 ts_ns);
 

@@ -5,25 +5,35 @@
  * numbers as numbers, strings as strings (the one JSON escaper), addresses
  * as "0x..." strings (JSON numbers lose precision past 2^53), a CALL
  * class's arguments under "args", names of enums and flags beside their
- * numbers ("NAME_text").
+ * numbers ("NAME_text").  The line is built whole and leaves in one write
+ * (emit_line.h).
  */
-#include <inttypes.h>
 #include <string.h>
-#include <gtsc/buf.h>
-#include "emit.h"
+#include "emit_line.h"
 
-static void put_head(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-		     const struct gtsc_rec_hdr *h)
+static void put_head(struct gtsc_event_printer *p, struct emit_line *l,
+		     const struct gtsc_event_class *c, const struct gtsc_rec_hdr *h)
 {
-	fprintf(p->out,
-		"{\"time\":%.9f,\"ts_ns\":%" PRIu64 ",\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-		gt_emit_secs(p, h->ts_ns), (uint64_t)h->ts_ns, h->cpu, h->pid, h->tid);
-	gtsc_fputs_json(p->out, gtsc_comm_table__get(p->comms, h->pid, h->tid));
-	fputs(",\"event\":", p->out);
-	gtsc_fputs_json(p->out, c->name);
+	const char *comm = gtsc_comm_table__get(p->comms, h->pid, h->tid);
+
+	emit_line__str(l, "{\"time\":");
+	gt_emit_line__secs(l, p, h->ts_ns, 0);
+	emit_line__room(l, 96);
+	buf_puts(&l->b, ",\"ts_ns\":");
+	buf_digits(&l->b, h->ts_ns, 10, 1);
+	buf_puts(&l->b, ",\"cpu\":");
+	buf_digits(&l->b, h->cpu, 10, 1);
+	buf_puts(&l->b, ",\"pid\":");
+	buf_digits(&l->b, h->pid, 10, 1);
+	buf_puts(&l->b, ",\"tid\":");
+	buf_digits(&l->b, h->tid, 10, 1);
+	buf_puts(&l->b, ",\"comm\":");
+	gt_emit_line__json(l, comm, strlen(comm));
+	emit_line__str(l, ",\"event\":");
+	gt_emit_line__json(l, c->name, strlen(c->name));
 	if (c->style == GTSC_CLASS_FMT) {
-		fputs(",\"group\":", p->out);
-		gtsc_fputs_json(p->out, c->group);
+		emit_line__str(l, ",\"group\":");
+		gt_emit_line__json(l, c->group, strlen(c->group));
 	}
 }
 
@@ -42,46 +52,77 @@ static const char *key_prefix(const struct gtsc_event_class *c, const char *name
 	return "";
 }
 
+/* "PREFIXNAME": of field NAME of class C, then SUFFIX (a colon, or "_text": ...) */
+static void put_key(struct emit_line *l, const struct gtsc_event_class *c, const char *name,
+		    const char *suffix)
+{
+	emit_line__mem(l, "\"", 1);
+	emit_line__str(l, key_prefix(c, name));
+	emit_line__str(l, name);
+	emit_line__str(l, suffix);
+}
+
+/* N bytes as lowercase hex digit pairs. */
+static void put_hex_bytes(struct emit_line *l, const __u8 *s, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		emit_line__room(l, 2);
+		buf_putc(&l->b, digits[s[i] >> 4]);
+		buf_putc(&l->b, digits[s[i] & 15]);
+	}
+}
+
 /*
  * The captured user memory of a sys_enter/sys_exit, item by item and raw
  * (records.h): strings as "text", bytes as "hex".  Decoding them per
  * syscall is report --syscalls' job.
  */
-static void put_payload(FILE *out, const struct emit_value *v)
+static void put_payload(struct emit_line *l, const struct emit_value *v)
 {
 	static const char *const kinds[] = { "?", "str", "buf", "sockaddr" };
 	const __u8 *b = (const __u8 *)v->s;
 	size_t left = v->len;
 	const char *sep = "";
 
-	fputc('[', out);
+	emit_line__mem(l, "[", 1);
 	while (left >= sizeof(struct gtsc_payload_item)) {
 		const struct gtsc_payload_item *it = (const void *)b;
 		size_t step = (sizeof(*it) + it->len + 7) & ~(size_t)7;
 
 		if (sizeof(*it) + it->len > left)
 			break;
-		fprintf(out, "%s{\"arg\":%u,\"kind\":\"%s\",\"flags\":%u,\"index\":%u,\"len\":%u,", sep,
-			it->arg, it->kind < 4 ? kinds[it->kind] : "?", it->flags, it->index, it->len);
+		emit_line__room(l, 128);
+		buf_puts(&l->b, sep);
+		buf_puts(&l->b, "{\"arg\":");
+		buf_digits(&l->b, it->arg, 10, 1);
+		buf_puts(&l->b, ",\"kind\":\"");
+		buf_puts(&l->b, it->kind < 4 ? kinds[it->kind] : "?");
+		buf_puts(&l->b, "\",\"flags\":");
+		buf_digits(&l->b, it->flags, 10, 1);
+		buf_puts(&l->b, ",\"index\":");
+		buf_digits(&l->b, it->index, 10, 1);
+		buf_puts(&l->b, ",\"len\":");
+		buf_digits(&l->b, it->len, 10, 1);
 		if (it->kind == GTSC_PAY_STR) {
-			fputs("\"text\":", out);
-			gtsc_fput_json(out, it + 1, it->len);
+			buf_puts(&l->b, ",\"text\":");
+			gt_emit_line__json(l, it + 1, it->len);
 		} else {
-			fputs("\"hex\":\"", out);
-			for (size_t i = 0; i < it->len; i++)
-				fprintf(out, "%02x", ((const __u8 *)(it + 1))[i]);
-			fputc('"', out);
+			buf_puts(&l->b, ",\"hex\":\"");
+			put_hex_bytes(l, (const __u8 *)(it + 1), it->len);
+			emit_line__mem(l, "\"", 1);
 		}
-		fputc('}', out);
+		emit_line__mem(l, "}", 1);
 		sep = ",";
 		b += step;
 		left = step < left ? left - step : 0;
 	}
-	fputc(']', out);
+	emit_line__mem(l, "]", 1);
 }
 
 /* The name beside an enum's, a flag word's or an errno's number, when it has one. */
-static void put_text_of(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+static void put_text_of(struct emit_line *l, const struct gtsc_event_class *c,
 			const struct gtsc_rec_hdr *rec, const struct gtsc_field *f,
 			const struct emit_value *v)
 {
@@ -90,29 +131,34 @@ static void put_text_of(struct gtsc_event_printer *p, const struct gtsc_event_cl
 
 	if (!gt_emit_decoded(c, rec, f, v, &b))
 		return;
-	fprintf(p->out, ",\"%s%s_text\":", key_prefix(c, f->name), f->name);
-	gtsc_fput_json(p->out, tmp, b.len);
+	emit_line__mem(l, ",", 1);
+	put_key(l, c, f->name, "_text\":");
+	gt_emit_line__json(l, tmp, b.len);
 }
 
-static void put_value(struct gtsc_event_printer *p, const struct emit_value *v)
+static void put_value(struct emit_line *l, const struct emit_value *v)
 {
 	switch (v->kind) {
-	case EV_STR: gtsc_fput_json(p->out, v->s, v->len); break;
+	case EV_STR: gt_emit_line__json(l, v->s, v->len); break;
 	case EV_INT:
-	case EV_ERRNO: fprintf(p->out, "%" PRId64, (int64_t)v->i); break;
+	case EV_ERRNO: emit_line__i(l, v->i); break;
 	case EV_XLAT:
 	case EV_FLAGS:
 		if (v->is_signed) {
-			fprintf(p->out, "%" PRId64, (int64_t)v->i);
+			emit_line__i(l, v->i);
 			break;
 		}
 		/* fall through */
 	case EV_UINT:
-	case EV_TIME: fprintf(p->out, "%" PRIu64, (uint64_t)v->u); break;
-	case EV_HEX: fprintf(p->out, "\"0x%" PRIx64 "\"", (uint64_t)v->u); break;
-	case EV_BOOL: fputs(v->u ? "true" : "false", p->out); break;
-	case EV_ARRAY: gt_emit_array(p->out, v); break;
-	case EV_PAYLOAD: put_payload(p->out, v); break;
+	case EV_TIME: emit_line__u(l, v->u); break;
+	case EV_HEX:
+		emit_line__mem(l, "\"", 1);
+		emit_line__x(l, v->u);
+		emit_line__mem(l, "\"", 1);
+		break;
+	case EV_BOOL: emit_line__str(l, v->u ? "true" : "false"); break;
+	case EV_ARRAY: gt_emit_line__array(l, v); break;
+	case EV_PAYLOAD: put_payload(l, v); break;
 	case EV_OMIT: break;
 	}
 }
@@ -130,8 +176,9 @@ static bool picked(const struct gtsc_field *f, enum pick pick)
 }
 
 /* "k":v for each field PICK takes, each after a comma unless FIRST_BARE */
-static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-		       const struct gtsc_rec_hdr *rec, enum pick pick, bool first_bare)
+static void put_fields(struct gtsc_event_printer *p, struct emit_line *l,
+		       const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
+		       enum pick pick, bool first_bare)
 {
 	for (unsigned int i = 0; i < c->nr_fields; i++) {
 		const struct gtsc_field *f = &c->fields[i];
@@ -143,37 +190,45 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
 		if (v.kind == EV_OMIT)
 			continue;
 		if (!first_bare)
-			fputc(',', p->out);
+			emit_line__mem(l, ",", 1);
 		first_bare = false;
-		fprintf(p->out, "\"%s%s\":", key_prefix(c, f->name), f->name);
-		put_value(p, &v);
+		put_key(l, c, f->name, "\":");
+		put_value(l, &v);
 		if (v.kind == EV_ERRNO || v.kind == EV_XLAT || v.kind == EV_FLAGS)
-			put_text_of(p, c, rec, f, &v);
+			put_text_of(l, c, rec, f, &v);
 	}
 }
 
 void gt_emit_json(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 		  const struct gtsc_rec_hdr *rec)
 {
-	put_head(p, c, rec);
+	struct emit_line l;
+
+	emit_line__init(&l, p->out);
+	put_head(p, &l, c, rec);
 	if (c->style == GTSC_CLASS_CALL) {
-		put_fields(p, c, rec, PICK_HEAD, false);
-		fputs(",\"args\":{", p->out);
-		put_fields(p, c, rec, PICK_ARGS, true);
-		fputc('}', p->out);
-		put_fields(p, c, rec, PICK_PAYLOAD, false);
+		put_fields(p, &l, c, rec, PICK_HEAD, false);
+		emit_line__str(&l, ",\"args\":{");
+		put_fields(p, &l, c, rec, PICK_ARGS, true);
+		emit_line__mem(&l, "}", 1);
+		put_fields(p, &l, c, rec, PICK_PAYLOAD, false);
 	} else {
-		put_fields(p, c, rec, PICK_ALL, false);
+		put_fields(p, &l, c, rec, PICK_ALL, false);
 	}
 	if (c->style == GTSC_CLASS_FMT && rec->flags & GTSC_TP_F_TRUNCATED)
-		fputs(",\"truncated\":true", p->out);
-	fputs("}\n", p->out);
+		emit_line__str(&l, ",\"truncated\":true");
+	emit_line__str(&l, "}\n");
+	emit_line__flush(&l);
 }
 
 void gt_emit_json_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 			 const struct gtsc_rec_hdr *rec)
 {
-	fputc('{', p->out);
-	put_fields(p, c, rec, PICK_ALL, true);
-	fputc('}', p->out);
+	struct emit_line l;
+
+	emit_line__init(&l, p->out);
+	emit_line__mem(&l, "{", 1);
+	put_fields(p, &l, c, rec, PICK_ALL, true);
+	emit_line__mem(&l, "}", 1);
+	emit_line__flush(&l);
 }

@@ -3,28 +3,38 @@
  * The text line of a record, perf script's shape:
  *    0.010755223 [001] bash/1234 kmalloc: call_site=alloc_bprm+0x45 ptr=0x...
  *    0.010755223 [001] bash/1234:1240 sys_enter: openat(dfd=-100, ...)
- * Strings a traced program controls go through the text escaper.
+ * Strings a traced program controls go through the text escaper.  The line
+ * is built whole and leaves in one write (emit_line.h).
  */
-#include <inttypes.h>
 #include <stdlib.h>
-#include <gtsc/buf.h>
-#include "emit.h"
+#include <string.h>
+#include "emit_line.h"
 
-static void put_head(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-		     const struct gtsc_rec_hdr *h)
+static void put_head(struct gtsc_event_printer *p, struct emit_line *l,
+		     const struct gtsc_event_class *c, const struct gtsc_rec_hdr *h)
 {
-	fprintf(p->out, "%14.9f [%03u] ", gt_emit_secs(p, h->ts_ns), h->cpu);
-	gtsc_fputs_text(p->out, gtsc_comm_table__get(p->comms, h->pid, h->tid));
-	fprintf(p->out, "/%u", h->pid);
-	if (h->tid != h->pid)
-		fprintf(p->out, ":%u", h->tid);
-	fputc(' ', p->out);
-	gtsc_fputs_text(p->out, c->name);
-	fputc(':', p->out);
+	const char *comm = gtsc_comm_table__get(p->comms, h->pid, h->tid);
+
+	gt_emit_line__secs(l, p, h->ts_ns, 14);
+	emit_line__room(l, 8);
+	buf_putmem(&l->b, " [", 2);
+	buf_digits(&l->b, h->cpu, 10, 3);
+	buf_putmem(&l->b, "] ", 2);
+	gt_emit_line__text(l, comm, strlen(comm));
+	emit_line__room(l, 24);
+	buf_putc(&l->b, '/');
+	buf_digits(&l->b, h->pid, 10, 1);
+	if (h->tid != h->pid) {
+		buf_putc(&l->b, ':');
+		buf_digits(&l->b, h->tid, 10, 1);
+	}
+	buf_putc(&l->b, ' ');
+	gt_emit_line__text(l, c->name, strlen(c->name));
+	emit_line__mem(l, ":", 1);
 }
 
 /* The name of an enum, flag word or errno, else its number. */
-static void put_named(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+static void put_named(struct emit_line *l, const struct gtsc_event_class *c,
 		      const struct gtsc_rec_hdr *rec, const struct gtsc_field *f,
 		      const struct emit_value *v)
 {
@@ -32,39 +42,39 @@ static void put_named(struct gtsc_event_printer *p, const struct gtsc_event_clas
 	struct gtsc_buf b = { tmp, 0, sizeof(tmp) - 1 };
 
 	if (gt_emit_decoded(c, rec, f, v, &b))
-		gtsc_fput_text(p->out, tmp, b.len);
+		gt_emit_line__text(l, tmp, b.len);
 	else if (v->kind == EV_FLAGS)
-		fprintf(p->out, "0x%" PRIx64, (uint64_t)v->u);
+		emit_line__x(l, v->u);
 	else if (v->is_signed)
-		fprintf(p->out, "%" PRId64, (int64_t)v->i);
+		emit_line__i(l, v->i);
 	else
-		fprintf(p->out, "%" PRIu64, (uint64_t)v->u);
+		emit_line__u(l, v->u);
 }
 
-static void put_value(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-		      const struct gtsc_rec_hdr *rec, const struct gtsc_field *f,
-		      const struct emit_value *v)
+static void put_value(struct gtsc_event_printer *p, struct emit_line *l,
+		      const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
+		      const struct gtsc_field *f, const struct emit_value *v)
 {
 	switch (v->kind) {
-	case EV_STR: gtsc_fput_text(p->out, v->s, v->len); break;
-	case EV_INT: fprintf(p->out, "%" PRId64, (int64_t)v->i); break;
-	case EV_UINT: fprintf(p->out, "%" PRIu64, (uint64_t)v->u); break;
-	case EV_HEX: fprintf(p->out, "0x%" PRIx64, (uint64_t)v->u); break;
-	case EV_BOOL: fputs(v->u ? "true" : "false", p->out); break;
-	case EV_TIME: fprintf(p->out, "%.9f", gt_emit_secs(p, v->u)); break;
+	case EV_STR: gt_emit_line__text(l, v->s, v->len); break;
+	case EV_INT: emit_line__i(l, v->i); break;
+	case EV_UINT: emit_line__u(l, v->u); break;
+	case EV_HEX: emit_line__x(l, v->u); break;
+	case EV_BOOL: emit_line__str(l, v->u ? "true" : "false"); break;
+	case EV_TIME: gt_emit_line__secs(l, p, v->u, 0); break;
 	case EV_ERRNO:
 	case EV_XLAT:
-	case EV_FLAGS: put_named(p, c, rec, f, v); break;
-	case EV_ARRAY: gt_emit_array(p->out, v); break;
+	case EV_FLAGS: put_named(l, c, rec, f, v); break;
+	case EV_ARRAY: gt_emit_line__array(l, v); break;
 	case EV_OMIT:
 	case EV_PAYLOAD: break; /* the captured data is report --syscalls' to decode */
 	}
 }
 
 /* " k=v" each, or with a separator between args: "k=v, k=v" */
-static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
-		       const struct gtsc_rec_hdr *rec, __u8 want_flags, const char *sep,
-		       bool lead)
+static void put_fields(struct gtsc_event_printer *p, struct emit_line *l,
+		       const struct gtsc_event_class *c, const struct gtsc_rec_hdr *rec,
+		       __u8 want_flags, const char *sep, bool lead)
 {
 	bool first = true;
 
@@ -77,9 +87,11 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
 		v = gt_emit_value(p, c, rec, f);
 		if (v.kind == EV_OMIT || v.kind == EV_PAYLOAD)
 			continue;
-		fputs(lead || !first ? sep : "", p->out);
-		fprintf(p->out, "%s=", f->text_name ?: f->name);
-		put_value(p, c, rec, f, &v);
+		if (lead || !first)
+			emit_line__str(l, sep);
+		emit_line__str(l, f->text_name ?: f->name);
+		emit_line__mem(l, "=", 1);
+		put_value(p, l, c, rec, f, &v);
 		first = false;
 	}
 }
@@ -88,42 +100,45 @@ static void put_fields(struct gtsc_event_printer *p, const struct gtsc_event_cla
  * A FMT class's own line (a tracepoint's print fmt), escaped as every
  * string is; false when the class cannot say (its fields are shown).
  */
-static bool put_line(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
+static bool put_line(struct emit_line *l, const struct gtsc_event_class *c,
 		     const struct gtsc_rec_hdr *rec)
 {
-	char tmp[1024], *line = tmp;
+	char tmp[1024], *text = tmp;
 	int n = c->field_text ? c->field_text(c, NULL, rec, tmp, sizeof(tmp)) : -1;
 
 	if (n >= (int)sizeof(tmp)) {
-		line = malloc(n + 1);
-		n = line ? c->field_text(c, NULL, rec, line, n + 1) : -1;
+		text = malloc(n + 1);
+		n = text ? c->field_text(c, NULL, rec, text, n + 1) : -1;
 	}
 	if (n >= 0) {
-		fputc(' ', p->out);
-		gtsc_fput_text(p->out, line, n);
+		emit_line__mem(l, " ", 1);
+		gt_emit_line__text(l, text, n);
 	}
-	if (line != tmp)
-		free(line);
+	if (text != tmp)
+		free(text);
 	return n >= 0;
 }
 
 void gt_emit_text(struct gtsc_event_printer *p, const struct gtsc_event_class *c,
 		  const struct gtsc_rec_hdr *rec)
 {
+	struct emit_line l;
 	struct emit_value name;
 
-	put_head(p, c, rec);
-	if (c->style == GTSC_CLASS_FMT && put_line(p, c, rec)) {
+	emit_line__init(&l, p->out);
+	put_head(p, &l, c, rec);
+	if (c->style == GTSC_CLASS_FMT && put_line(&l, c, rec)) {
 		/* the line is the class's */
 	} else if (c->style == GTSC_CLASS_CALL && c->nr_fields) {
 		name = gt_emit_value(p, c, rec, &c->fields[0]);
-		fputc(' ', p->out);
-		put_value(p, c, rec, &c->fields[0], &name);
-		fputc('(', p->out);
-		put_fields(p, c, rec, GTSC_FF_ARG, ", ", false);
-		fputc(')', p->out);
+		emit_line__mem(&l, " ", 1);
+		put_value(p, &l, c, rec, &c->fields[0], &name);
+		emit_line__mem(&l, "(", 1);
+		put_fields(p, &l, c, rec, GTSC_FF_ARG, ", ", false);
+		emit_line__mem(&l, ")", 1);
 	} else {
-		put_fields(p, c, rec, 0, " ", true);
+		put_fields(p, &l, c, rec, 0, " ", true);
 	}
-	fputc('\n', p->out);
+	emit_line__mem(&l, "\n", 1);
+	emit_line__flush(&l);
 }

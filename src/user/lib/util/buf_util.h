@@ -96,6 +96,27 @@ static inline __attribute__((always_inline)) void buf_digits(struct gtsc_buf *b,
 		buf_putmem(b, tmp, n);
 }
 
+/*
+ * V as exactly N decimal digits (leading zeros; V < 10^N, N a constant once
+ * inlined) at D, which has room.  Each pair comes from V itself through a
+ * table: the divisions (multiplications by constants) do not wait on one
+ * another as buf_digits()'s digit after digit do.
+ */
+static inline __attribute__((always_inline)) void buf_fixed(char *d, __u64 v, const int n)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+	__u64 p = 1;
+	int i;
+
+	for (i = n; i >= 2; i -= 2, p *= 100)
+		memcpy(d + i - 2, &pairs[v / p % 100 * 2], 2);
+	if (i)
+		d[0] = (char)('0' + v / p % 10);
+}
+
 static inline __attribute__((always_inline)) void buf_puti(struct gtsc_buf *b, __s64 v)
 {
 	if (v < 0) {
