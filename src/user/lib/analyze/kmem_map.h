@@ -151,9 +151,11 @@ static inline struct kmem_obj *kmem_objmap__lookup(struct kmem_objmap *m, __u8 k
  * Starts loading the cache line of (KIND, PTR)'s slot.  Always inlined: a
  * function holding only __builtin_prefetch has no effect GCC can see, so
  * GCC 12 found it pure and dropped the calls whole (no prefetch was in the
- * binary).
+ * binary).  With it, `report --kmem --caller -n 0` of a 14.6 M-event
+ * kmem_load trace: 840 -> 752 ms CPU (one thread, medians of 9 alternating).
  */
-static inline __attribute__((always_inline)) void kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
+static inline __attribute__((always_inline)) void
+kmem_objmap__prefetch(const struct kmem_objmap *m, __u8 kind, __u64 ptr)
 {
 	if (m->cap)
 		__builtin_prefetch(&m->slot[kmem_hash64(kmem_obj_key(kind, ptr), m->bits)]);

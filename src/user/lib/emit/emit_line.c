@@ -30,8 +30,8 @@ void gt_emit_line__secs(struct emit_line *l, const struct gtsc_event_printer *p,
 {
 	__s64 ns = (__s64)(ts_ns - p->t0_ns);
 	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns, s = a / 1000000000;
-	char tmp[64], *d;
-	size_t n, ds = 1;
+	size_t ds = buf_ndigits(s), n = (ns < 0) + ds + 10;
+	char tmp[64];
 	int len;
 
 	emit_line__room(l, sizeof(tmp) + (width > 0 ? (size_t)width : 0));
@@ -40,19 +40,10 @@ void gt_emit_line__secs(struct emit_line *l, const struct gtsc_event_printer *p,
 		buf_putmem(&l->b, tmp, len > 0 && (size_t)len < sizeof(tmp) ? (size_t)len : 0);
 		return;
 	}
-	for (__u64 q = 10; s >= q; q *= 10)
-		ds++;
-	n = (ns < 0) + ds + 10;
 	for (size_t i = n; i < (size_t)(width > 0 ? width : 0); i++)
 		buf_putc(&l->b, ' ');
-	d = l->b.p + l->b.len;
+	buf_secs_at(l->b.p + l->b.len, ns < 0, s, ds, a % 1000000000, 9);
 	l->b.len += n;
-	if (ns < 0)
-		*d++ = '-';
-	for (size_t i = ds; i-- > 0; s /= 10)
-		d[i] = (char)('0' + s % 10);
-	d[ds] = '.';
-	buf_fixed(d + ds + 1, a % 1000000000, 9);
 }
 
 void gt_emit_line__array(struct emit_line *l, const struct emit_value *v)

@@ -3,6 +3,7 @@
 #ifndef __GTSC_BUF_UTIL_H
 #define __GTSC_BUF_UTIL_H
 
+#include <stdbool.h>
 #include <string.h>
 #include <gtsc/buf.h>
 
@@ -57,6 +58,16 @@ static inline __attribute__((always_inline)) void buf_puts(struct gtsc_buf *b, c
 	buf_putmem(b, s, strlen(s));
 }
 
+/* How many decimal digits V has, 1 to 20: counted by comparisons, no multiply a digit. */
+static inline __attribute__((always_inline)) size_t buf_ndigits(__u64 v)
+{
+	size_t n = 1;
+
+	for (__u64 p = 10; n < 20 && v >= p; p *= 10)
+		n++;
+	return n;
+}
+
 /*
  * Digits of V in BASE, at least MIN_DIGITS of them, written in place when
  * they fit.  The base is a constant in each caller once inlined: no
@@ -69,9 +80,8 @@ static inline __attribute__((always_inline)) void buf_digits(struct gtsc_buf *b,
 	char tmp[24], *d;
 	int n = 1;
 
-	if (base == 10) { /* counted by comparisons: no multiply a digit */
-		for (__u64 p = 10; n < 20 && v >= p; p *= 10)
-			n++;
+	if (base == 10) {
+		n = (int)buf_ndigits(v);
 	} else if (base == 16 || base == 8) {
 		int bits = 64 - __builtin_clzll(v | 1), per = base == 16 ? 4 : 3;
 
@@ -115,6 +125,23 @@ static inline __attribute__((always_inline)) void buf_fixed(char *d, __u64 v, co
 		memcpy(d + i - 2, &pairs[v / p % 100 * 2], 2);
 	if (i)
 		d[0] = (char)('0' + v / p % 10);
+}
+
+/*
+ * Seconds S (DS = buf_ndigits(S) digits) and FRAC_V, a fraction of FRAC
+ * digits, as [-]S.FRAC_V at D, which has room for NEG + DS + 1 + FRAC
+ * bytes: the seconds of gtsc_buf__put_secs() and the emitters' lines.
+ */
+static inline __attribute__((always_inline)) void buf_secs_at(char *d, bool neg, __u64 s,
+							       size_t ds, __u64 frac_v,
+							       const int frac)
+{
+	if (neg)
+		*d++ = '-';
+	for (size_t i = ds; i-- > 0; s /= 10)
+		d[i] = (char)('0' + s % 10);
+	d[ds] = '.';
+	buf_fixed(d + ds + 1, frac_v, frac);
 }
 
 static inline __attribute__((always_inline)) void buf_puti(struct gtsc_buf *b, __s64 v)
