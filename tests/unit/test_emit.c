@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "harness.h"
 #include "emit.h"
+#include "emit_line.h"
 #include "events.h"
 #include "trace_writer.h"
 #include "xlat.h"
@@ -279,7 +280,127 @@ out:
 	unlink(path);
 }
 
+/*
+ * The lines' seconds (emit_line.c) against printf("%*.9f") of the double
+ * gt_emit_secs() gives, as the emitters printed them before: around every
+ * power of ten, both signs, the last nanosecond before 2^22 s and after
+ * (where the double's digits take over), and far beyond.
+ */
+static void test_line_secs(struct test_ctx *t)
+{
+	const __s64 edge = (1ll << 22) * 1000000000ll;
+	__s64 vals[64];
+	size_t n = 0;
+	struct gtsc_event_printer p = { .t0_ns = 1ull << 62 };
+
+	for (__s64 pw = 1; pw <= 1000000000000000000ll / 10 && n < 40; pw *= 10) {
+		vals[n++] = pw - 1;
+		vals[n++] = pw * 7 + 3;
+	}
+	vals[n++] = 0;
+	vals[n++] = edge - 1;
+	vals[n++] = edge;
+	vals[n++] = edge + 123456789;
+	vals[n++] = 4611686018427387903ll;
+	for (size_t i = 0; i < n && !t->failed; i++) {
+		for (int sign = 1; sign >= -1 && !t->failed; sign -= 2) {
+			for (int w = 0; w <= 30 && !t->failed; w += 14) {
+				__u64 ts = p.t0_ns + (__u64)(vals[i] * sign);
+				char want[64], *got = NULL;
+				size_t len = 0;
+				struct emit_line l;
+				FILE *f = open_memstream(&got, &len);
+
+				if (!f) {
+					CHECK(t, false, "open_memstream: %s", strerror(errno));
+					return;
+				}
+				emit_line__init(&l, f);
+				gt_emit_line__secs(&l, &p, ts, w);
+				emit_line__flush(&l);
+				fclose(f);
+				snprintf(want, sizeof(want), "%*.9f", w, gt_emit_secs(&p, ts));
+				CHECK(t, got && !strcmp(got, want), "%lld ns, width %d: '%s', printf '%s'",
+				      (long long)(vals[i] * sign), w, got ? got : "", want);
+				free(got);
+			}
+		}
+	}
+}
+
+/* A record with a string of N bytes (every 7th an escape) at the raw entry's data. */
+struct big_rec {
+	struct gtsc_rec_hdr hdr;
+	__u64 pad;
+	__u32 loc;
+	__u32 pad2;
+	char data[12000];
+};
+
+static const struct gtsc_field big_fields[] = {
+	{ .name = "msg", .offset = offsetof(struct big_rec, loc), .size = 4,
+	  .type = GTSC_FT_DYN_STR, .print = GTSC_FP_DEFAULT },
+};
+
+static const struct gtsc_event_class big_class = {
+	.group = "test", .name = "big", .fields = big_fields, .nr_fields = 1,
+	.data_offset = offsetof(struct big_rec, loc),
+};
+
+static char *escaped(bool json, const char *s, size_t n)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (f) {
+		(json ? gtsc_fput_json : gtsc_fput_text)(f, s, n);
+		fclose(f);
+	}
+	return out;
+}
+
+/*
+ * Lines longer than the emitters' buffer (4 KiB) leave whole and in order:
+ * strings of 100 to 11999 bytes, up to 6 bytes each escaped.
+ */
+static void test_long_lines(struct test_ctx *t)
+{
+	static struct big_rec r;
+	static const size_t sizes[] = { 100, 4000, 4090, 4097, 8191, 11999 };
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]) && !t->failed; k++) {
+		size_t n = sizes[k];
+
+		memset(&r, 0, sizeof(r));
+		r.hdr = (struct gtsc_rec_hdr){ .type = 250, .size = sizeof(r), .cpu = 1, .pid = 7,
+						.tid = 7, .ts_ns = 1500000000 };
+		for (size_t i = 0; i < n; i++)
+			r.data[i] = i % 7 ? (char)('a' + i % 26) : '\x1b';
+		r.loc = (__u32)n << 16 | (offsetof(struct big_rec, data) - big_class.data_offset);
+		for (int json = 0; json <= 1 && !t->failed; json++) {
+			char *got = emit(json, &big_class, &r.hdr), *esc = escaped(json, r.data, n);
+			char *want = NULL;
+
+			if (esc && asprintf(&want,
+					    json ? "{\"time\":0.500000000,\"ts_ns\":1500000000,\"cpu\":1,"
+						   "\"pid\":7,\"tid\":7,\"comm\":\"?\",\"event\":\"big\","
+						   "\"msg\":%s}\n"
+						 : "   0.500000000 [001] ?/7 big: msg=%s\n",
+					    esc) < 0)
+				want = NULL;
+			CHECK(t, got && want && !strcmp(got, want), "%s line of a %zu-byte string: %zu bytes, expected %zu",
+			      json ? "JSON" : "text", n, got ? strlen(got) : 0, want ? strlen(want) : 0);
+			free(got);
+			free(esc);
+			free(want);
+		}
+	}
+}
+
 static const struct test_case cases[] = {
+	{ "line_secs", test_line_secs },
+	{ "long_lines", test_long_lines },
 	{ "tracepoint_json", test_tracepoint_json },
 	{ "tracepoint_text", test_tracepoint_text },
 	{ "data_loc_bounds", test_data_loc_bounds },
