@@ -16,7 +16,7 @@ static void put_head(struct gtsc_event_printer *p, struct emit_line *l,
 	const char *comm = gtsc_comm_table__get(p->comms, h->pid, h->tid);
 
 	gt_emit_line__secs(l, p, h->ts_ns, 14);
-	emit_line__room(l, 8);
+	emit_line__room(l, 16); /* " [" CPU (up to 65535) "] " */
 	buf_putmem(&l->b, " [", 2);
 	buf_digits(&l->b, h->cpu, 10, 3);
 	buf_putmem(&l->b, "] ", 2);
