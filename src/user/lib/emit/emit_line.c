@@ -29,21 +29,17 @@ void gt_emit_line__secs(struct emit_line *l, const struct gtsc_event_printer *p,
 			int width)
 {
 	__s64 ns = (__s64)(ts_ns - p->t0_ns);
-	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns, s = a / 1000000000;
-	size_t ds = buf_ndigits(s), n = (ns < 0) + ds + 10;
+	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns;
 	char tmp[64];
 	int len;
 
 	emit_line__room(l, sizeof(tmp) + (width > 0 ? (size_t)width : 0));
-	if (a >= (1ull << 22) * 1000000000ull) {
-		len = snprintf(tmp, sizeof(tmp), "%*.9f", width, gt_emit_secs(p, ts_ns));
-		buf_putmem(&l->b, tmp, len > 0 && (size_t)len < sizeof(tmp) ? (size_t)len : 0);
+	if (a < (1ull << 22) * 1000000000ull) {
+		buf_secs(&l->b, ns, width, 9); /* fits: room was made */
 		return;
 	}
-	for (size_t i = n; i < (size_t)(width > 0 ? width : 0); i++)
-		buf_putc(&l->b, ' ');
-	buf_secs_at(l->b.p + l->b.len, ns < 0, s, ds, a % 1000000000, 9);
-	l->b.len += n;
+	len = snprintf(tmp, sizeof(tmp), "%*.9f", width, gt_emit_secs(p, ts_ns));
+	buf_putmem(&l->b, tmp, len > 0 && (size_t)len < sizeof(tmp) ? (size_t)len : 0);
 }
 
 void gt_emit_line__array(struct emit_line *l, const struct emit_value *v)

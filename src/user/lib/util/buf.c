@@ -53,22 +53,16 @@ GTSC_API void gtsc_buf__putx(struct gtsc_buf *b, __u64 v)
  */
 GTSC_API void gtsc_buf__put_secs(struct gtsc_buf *b, __s64 ns, int width)
 {
-	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns, s = a / 1000000000;
-	size_t ds = buf_ndigits(s), n = (ns < 0) + ds + 7;
+	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns;
 	char tmp[40];
 	struct gtsc_buf t = { tmp, 0, sizeof(tmp) - 1, 0 };
 
-	for (size_t i = n; i < (size_t)(width > 0 ? width : 0); i++)
-		buf_putc(b, ' ');
-	if (n <= b->cap - b->len) {
-		buf_secs_at(b->p + b->len, ns < 0, s, ds, a % 1000000000 / 1000, 6);
-		b->len += n;
+	if (buf_secs(b, ns, width, 6))
 		return;
-	}
 	/* cut: what fits of it */
 	if (ns < 0)
 		buf_putc(&t, '-');
-	buf_digits(&t, s, 10, 1);
+	buf_digits(&t, a / 1000000000, 10, 1);
 	buf_putc(&t, '.');
 	buf_digits(&t, a % 1000000000 / 1000, 10, 6);
 	buf_putmem(b, tmp, t.len);

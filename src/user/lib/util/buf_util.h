@@ -128,20 +128,32 @@ static inline __attribute__((always_inline)) void buf_fixed(char *d, __u64 v, co
 }
 
 /*
- * Seconds S (DS = buf_ndigits(S) digits) and FRAC_V, a fraction of FRAC
- * digits, as [-]S.FRAC_V at D, which has room for NEG + DS + 1 + FRAC
- * bytes: the seconds of gtsc_buf__put_secs() and the emitters' lines.
+ * NS nanoseconds as [-]seconds.fraction with FRAC decimals (6: down to the
+ * microsecond, truncated; 9: the nanosecond), right-aligned in WIDTH: the
+ * seconds of gtsc_buf__put_secs() and of the emitters' lines.  Written in
+ * place; false when it does not fit (only the padding went in).
  */
-static inline __attribute__((always_inline)) void buf_secs_at(char *d, bool neg, __u64 s,
-							       size_t ds, __u64 frac_v,
-							       const int frac)
+static inline __attribute__((always_inline)) bool buf_secs(struct gtsc_buf *b, __s64 ns,
+							   int width, const int frac)
 {
-	if (neg)
+	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns, s = a / 1000000000;
+	__u64 f = frac == 6 ? a % 1000000000 / 1000 : a % 1000000000;
+	size_t ds = buf_ndigits(s), n = (ns < 0) + ds + 1 + frac;
+	char *d;
+
+	for (size_t i = n; i < (size_t)(width > 0 ? width : 0); i++)
+		buf_putc(b, ' ');
+	if (n > b->cap - b->len)
+		return false;
+	d = b->p + b->len;
+	b->len += n;
+	if (ns < 0)
 		*d++ = '-';
 	for (size_t i = ds; i-- > 0; s /= 10)
 		d[i] = (char)('0' + s % 10);
 	d[ds] = '.';
-	buf_fixed(d + ds + 1, frac_v, frac);
+	buf_fixed(d + ds + 1, f, frac);
+	return true;
 }
 
 static inline __attribute__((always_inline)) void buf_puti(struct gtsc_buf *b, __s64 v)
