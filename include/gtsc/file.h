@@ -20,7 +20,10 @@
  * header field and per described field of each record type) is
  * src/user/lib/file/col_codec.c's, and a reader that does not know its version
  * says so.  A chunk of columns may hold several drain rounds; ROUND_END
- * still marks the last chunk of the rounds it holds.
+ * still marks the last chunk of the rounds it holds.  Flagged
+ * GTSC_CHUNK_STREAMS as well (1.3), the chunk holds the same columns with
+ * each stream its own zstd frame after the stream table (col_codec.c), so
+ * that a reader decompresses only the streams it reads.
  *
  * Chunk order as written: META, FEATURES, CHANNELS, SYSCALLS, EVENT_FORMATS,
  * FUNCS (when functions are probed), TRACEPOINTS (-e GROUP:NAME), DATA..., KSYMS, TRAILER.  Readers must
@@ -38,8 +41,10 @@
  * 1: DATA chunks may be LZ4 (GTSC_CHUNK_LZ4); 1.0 readers take them for damage.
  * 2: DATA chunks may be zstd (GTSC_CHUNK_ZSTD), of the column transform
  *    (GTSC_CHUNK_COLS); 1.1 readers refuse those chunks as an unknown codec.
+ * 3: chunks of columns may hold a zstd frame per stream (GTSC_CHUNK_STREAMS);
+ *    1.2 readers refuse those chunks as an unknown codec.
  */
-#define GTSC_FILE_VERSION_MINOR 2
+#define GTSC_FILE_VERSION_MINOR 3
 #define GTSC_CHUNK_MAGIC 0x4b484347u /* "GCHK" little endian */
 #define GTSC_CHUNK_MAX_LEN (64u << 20) /* longer is corruption, not data */
 
@@ -84,6 +89,7 @@ enum gtsc_chunk_flags {
 	GTSC_CHUNK_LZ4 = 1 << 8,       /* stored bytes are one LZ4 block of raw_len bytes (1.1) */
 	GTSC_CHUNK_ZSTD = 1 << 9,      /* stored bytes are one zstd frame (1.2) */
 	GTSC_CHUNK_COLS = 1 << 10,     /* DATA, with ZSTD: the frame holds the records' columns (1.2) */
+	GTSC_CHUNK_STREAMS = 1 << 11,  /* with COLS: a zstd frame per column stream (1.3) */
 };
 
 /*

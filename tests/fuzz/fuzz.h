@@ -5,8 +5,9 @@
  *
  * An input is one option byte, then a .gtsc file whose chunks hold their
  * payload uncompressed.  fuzz_frame() turns it into the file the reader
- * sees: a chunk flagged ZLIB, LZ4 or ZSTD (with COLS: its records as columns)
- * is compressed here, and every framed
+ * sees: a chunk flagged ZLIB, LZ4 or ZSTD (with COLS: its records as columns;
+ * with STREAMS too, a zstd frame per column stream) is compressed here, and
+ * every framed
  * chunk (and the file header) gets its CRC recomputed, so a mutation lands
  * in the record and metadata parsers instead of failing a CRC or a
  * decompressor.  Option bit FUZZ_VERBATIM hands the bytes over as they are,

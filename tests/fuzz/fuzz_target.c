@@ -165,12 +165,19 @@ static long put_zstd(struct fuzz_codecs *c, struct gtsc_chunk_hdr *h, const uint
 			c->colbuf = malloc(len);
 			c->colbuf_cap = c->colbuf ? len : 0;
 		}
+		if (whole_records(raw, n) && (h->flags & GTSC_CHUNK_STREAMS)) {
+			/* 1.3: the frames are the payload; they fit in the columns' bound */
+			len = gt_col_coder__encode_frames(c->cols, raw, n, out, bound, c->zstd, 1);
+			if (len)
+				return (long)len;
+		}
 		if (whole_records(raw, n) && c->colbuf) {
 			n = gt_col_coder__encode(c->cols, raw, n, c->colbuf);
 			raw = c->colbuf;
 		} else {
 			h->flags &= ~GTSC_CHUNK_COLS;
 		}
+		h->flags &= ~GTSC_CHUNK_STREAMS;
 	}
 	len = ZSTD_compressCCtx(c->zstd, out, bound, raw, n, 1);
 	return ZSTD_isError(len) ? -1 : (long)len;
@@ -269,6 +276,26 @@ int fuzz_frame(const uint8_t *in, size_t n, struct fuzz_buf *out)
 	return buf_put(out, in + pos, n - pos);
 }
 
+/* A 1.3 chunk's records (its frames, then its columns decoded) into OUT; the length, or -1. */
+static long unframes(const struct gtsc_chunk_hdr *h, const uint8_t *in, uint8_t *out)
+{
+	struct col_coder *c = gt_col_coder__new();
+	ZSTD_DCtx *z = ZSTD_createDCtx();
+	void *cols = NULL;
+	size_t cap = 0, clen;
+	long ret = -1;
+
+	if (c && z &&
+	    !gt_col_coder__unpack(c, z, in, h->len, gt_col_encode_bound(h->raw_len), &cols, &cap,
+				  &clen) &&
+	    !gt_col_coder__decode(c, cols, clen, out, h->raw_len, NULL))
+		ret = h->raw_len;
+	gt_col_coder__free(c);
+	ZSTD_freeDCtx(z);
+	free(cols);
+	return ret;
+}
+
 /* A zstd chunk's records (its columns decoded) into OUT; the length, or -1. */
 static long unzstd(const struct gtsc_chunk_hdr *h, const uint8_t *in, uint8_t *out)
 {
@@ -281,6 +308,8 @@ static long unzstd(const struct gtsc_chunk_hdr *h, const uint8_t *in, uint8_t *o
 		clen = ZSTD_decompress(out, h->raw_len, in, h->len);
 		return ZSTD_isError(clen) ? -1 : (long)clen;
 	}
+	if (h->flags & GTSC_CHUNK_STREAMS)
+		return unframes(h, in, out);
 	if (clen == ZSTD_CONTENTSIZE_ERROR || clen == ZSTD_CONTENTSIZE_UNKNOWN ||
 	    clen > GTSC_CHUNK_MAX_LEN * 2ull)
 		return -1;

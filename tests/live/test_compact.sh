@@ -1,20 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# Compact traces (format 1.2): whichever codec wrote a file, its report is
+# Compact traces (format 1.3): whichever codec wrote a file, its report is
 # the same, byte for byte.  Real recordings (syscalls with captured memory,
 # kmem with --stacks, a flight snapshot, tracepoints), uncompressed so that no decoder
 # under test shapes the original, are written again with every codec
 # by the unit lane's recoder (test_col_codec recode: the same records, in
 # the same order, as one round), and report --json of each must equal the
 # original's (the "file" name aside).  Also: --compress=zstd is the default
-# and writes format 1.2, each --compress value records a file that checks
+# and writes format 1.3, each --compress value records a file that checks
 # clean, and a getppid storm takes at most 2 bytes an event (the bench goal
 # is 1.0, with no other recorder competing for the CPUs here).
 . "$(dirname "$0")/lib.sh"
 
 T=compact
 RECODE=${RECODE:-$(cd "$(dirname "$0")/../.." && pwd)/${OUTPUT:-.output}/tests/unit/test_col_codec}
-CODECS="zstd zstd-rows lz4 zlib none"
+CODECS="zstd zstd-frames zstd-1.2 zstd-rows lz4 zlib none"
 
 # report_sum TRACE [OPTIONS...]: the checksum of its report, the file's name left out.
 report_sum() {
@@ -86,8 +86,8 @@ fi
 # The default codec, and a file from each --compress value.
 "$GTSC" record -q -e syscalls -o "$TEST_TMP/d.gtsc" -- "$WORKLOADS/capload" calls 10 > /dev/null 2>&1
 "$GTSC" check -i "$TEST_TMP/d.gtsc" > "$TEST_TMP/chk" 2>&1
-check_expr $T/default-1.2 "check of a default recording: $(head -c 200 "$TEST_TMP/chk")" \
-	'has_line "$TEST_TMP/chk" "format 1.2" && has_line "$TEST_TMP/chk" "clean"'
+check_expr $T/default-1.3 "check of a default recording: $(head -c 200 "$TEST_TMP/chk")" \
+	'has_line "$TEST_TMP/chk" "format 1.3" && has_line "$TEST_TMP/chk" "clean"'
 for c in zstd lz4 zlib none; do
 	"$GTSC" record -q -e syscalls --compress=$c -o "$TEST_TMP/c-$c.gtsc" -- "$WORKLOADS/capload" calls 3000 \
 		> /dev/null 2> "$TEST_TMP/err"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "chunk_unpack.h"
 #include "col_codec.h"
@@ -68,6 +69,62 @@ out:
 	free(dec);
 }
 
+/* Room for gt_col_coder__encode_frames() of LEN bytes of records. */
+static size_t frames_bound(size_t len)
+{
+	return ZSTD_compressBound(gt_col_encode_bound(len)) + 64 * 64;
+}
+
+/*
+ * C's records through a frame per stream (1.3) into *ENC (its length), and
+ * back into the one-blob layout at *COLS (*CAP, grown; *CLEN long) through
+ * K's projection.  0, or what failed.
+ */
+static int frames_of(struct col_coder *k, const struct chunk *c, char **enc, size_t *n,
+		     void **cols, size_t *cap, size_t *clen)
+{
+	ZSTD_CCtx *zc = ZSTD_createCCtx();
+	ZSTD_DCtx *zd = ZSTD_createDCtx();
+	int err = -ENOMEM;
+
+	*enc = malloc(frames_bound(c->len));
+	if (!zc || !zd || !*enc)
+		goto out;
+	*n = gt_col_coder__encode_frames(k, c->buf, c->len, *enc, frames_bound(c->len), zc, 1);
+	err = *n ? gt_col_coder__unpack(k, zd, *enc, *n, gt_col_encode_bound(c->len), cols, cap,
+					clen)
+		 : -EINVAL;
+out:
+	ZSTD_freeCCtx(zc);
+	ZSTD_freeDCtx(zd);
+	return err;
+}
+
+/* C's records through frames (1.3) come back as they went (K: a coder, projecting nothing). */
+static void frames_trip(struct test_ctx *t, struct col_coder *k, const struct chunk *c,
+			const char *what)
+{
+	char *enc = NULL, *dec = malloc(c->len + 1), *blob = malloc(gt_col_encode_bound(c->len));
+	void *cols = NULL;
+	size_t n = 0, cap = 0, clen = 0, blen;
+	int err = frames_of(k, c, &enc, &n, &cols, &cap, &clen);
+
+	CHECK(t, !err && dec && blob, "%s: frames %d", what, err);
+	if (t->failed)
+		goto out;
+	err = gt_col_coder__decode(k, cols, clen, dec, c->len, NULL);
+	CHECK(t, !err && !memcmp(dec, c->buf, c->len), "%s: frames decode %d or differ", what, err);
+	/* the frames hold 1.2's columns, byte for byte */
+	blen = gt_col_coder__encode(k, c->buf, c->len, blob);
+	CHECK(t, clen == blen && !memcmp(cols, blob, blen),
+	      "%s: %zu bytes of columns from the frames, %zu in one", what, clen, blen);
+out:
+	free(enc);
+	free(cols);
+	free(blob);
+	free(dec);
+}
+
 /* Encodes and decodes C; checks the bytes come back. */
 static void round_trip(struct test_ctx *t, const struct chunk *c, const char *what)
 {
@@ -90,6 +147,7 @@ static void round_trip(struct test_ctx *t, const struct chunk *c, const char *wh
 	err = gt_col_coder__decode(k, enc, n, dec, c->len, NULL);
 	CHECK(t, !err && !memcmp(dec, c->buf, c->len), "%s: a second decode differs", what);
 	check_index(t, k, enc, n, c, what);
+	frames_trip(t, k, c, what);
 out:
 	gt_col_coder__free(k);
 	free(enc);
@@ -654,6 +712,83 @@ static void test_project_damage(struct test_ctx *t)
 	free(c.buf);
 }
 
+/*
+ * Frames (1.3) cut at every byte or with a byte flipped: refused or
+ * decoded, never read or written out of bounds, whole or projected; a
+ * projected unpack decompresses only what the projection reads, and the
+ * fields it reads are the records' (check_projected()).
+ */
+static void test_frames(struct test_ctx *t)
+{
+	struct chunk c = { .buf = malloc(BUF_SZ) };
+	struct col_coder *k = gt_col_coder__new();
+	ZSTD_DCtx *zd = ZSTD_createDCtx();
+	struct col_want w = {};
+	char *enc = NULL, *dec = malloc(BUF_SZ);
+	void *cols = NULL;
+	size_t n = 0, cap = 0, clen = 0, refused = 0;
+
+	for (int i = 0; i < 300; i++) {
+		struct gtsc_rec_kmem_free f = { .hdr = hdr(GTSC_REC_KMEM_FREE, sizeof(f), 0, 1, 2,
+							   40 * i),
+						.call_site = 0xffffffff81000040ull,
+						.ptr = 0xffff888100000000ull + 64 * i, .cache_id = i };
+
+		put(&c, &f);
+		sys_pair(&c, i & 1, 10, 11, 1000 * i, i % 7, i);
+	}
+	CHECK(t, k && zd && dec && !frames_of(k, &c, &enc, &n, &cols, &cap, &clen), "frames");
+	for (size_t cut = 0; cut < n && !t->failed; cut++) {
+		char *bad = malloc(cut ? cut : 1);
+		int err;
+
+		memcpy(bad, enc, cut);
+		err = gt_col_coder__unpack(k, zd, bad, cut, gt_col_encode_bound(c.len), &cols, &cap,
+					   &clen);
+		err = err ?: gt_col_coder__decode(k, cols, clen, dec, c.len, NULL);
+		CHECK(t, err == -EBADMSG || err == -ENOTSUP, "cut at %zu: %d", cut, err);
+		free(bad);
+	}
+	for (size_t pos = 0; pos < n && !t->failed; pos++) {
+		int err;
+
+		enc[pos] ^= 0x41;
+		err = gt_col_coder__unpack(k, zd, enc, n, gt_col_encode_bound(c.len), &cols, &cap,
+					   &clen);
+		err = err ?: gt_col_coder__decode(k, cols, clen, dec, c.len, NULL);
+		enc[pos] ^= 0x41;
+		CHECK(t, err == 0 || err == -EBADMSG || err == -ENOTSUP, "flip at %zu: %d", pos, err);
+		refused += err != 0;
+	}
+	CHECK(t, refused > 0, "none of %zu flips refused", n);
+	/* too many bytes of streams for the chunk: refused before any is decompressed */
+	CHECK(t, gt_col_coder__unpack(k, zd, enc, n, 16, &cols, &cap, &clen) == -EBADMSG,
+	      "streams over the bound not refused");
+	/* projected: what --kmem reads; the skipped streams are left as they were */
+	gt_kmem_analysis__want(NULL, &w);
+	gt_col_coder__project(k, &w);
+	CHECK(t, !t->failed && !gt_col_coder__unpack(k, zd, enc, n, gt_col_encode_bound(c.len),
+						     &cols, &cap, &clen),
+	      "projected unpack");
+	if (!t->failed) {
+		size_t kept = 0;
+
+		memset((char *)cols + clen / 2, 0x5a, clen - clen / 2);
+		gt_col_coder__unpack(k, zd, enc, n, gt_col_encode_bound(c.len), &cols, &cap, &clen);
+		for (size_t i = clen / 2; i < clen; i++)
+			kept += ((char *)cols)[i] == 0x5a;
+		/* the syscall records' arguments, which the kmem analysis does not read */
+		CHECK(t, kept >= 300 * 6, "only %zu bytes of skipped streams left alone", kept);
+		check_projected(t, k, cols, clen, &c, &w, "frames, kmem's fields");
+	}
+	gt_col_coder__free(k);
+	ZSTD_freeDCtx(zd);
+	free(enc);
+	free(cols);
+	free(dec);
+	free(c.buf);
+}
+
 /* A 1.2 file of C's records (whole records, as a recorder writes them), in rounds. */
 static int write_file(const char *path, const struct chunk *c)
 {
@@ -843,13 +978,15 @@ static const struct test_case cases[] = {
 	{ "room_edges", test_room_edges },
 	{ "project", test_project },
 	{ "project_damage", test_project_damage },
+	{ "frames", test_frames },
 	{ "reader_reads", test_reader_reads },
 	{ "kmem_pids", test_kmem_pids },
 };
 
 /*
  * "test_col_codec recode IN OUT CODEC [N]": IN's metadata and records
- * written again with CODEC (zstd, zstd-rows, lz4, zlib, none), records in
+ * written again with CODEC (zstd, zstd-frames: every chunk 1.3's, zstd-1.2,
+ * zstd-rows, lz4, zlib, none), records in
  * file order as one round, so that files of every codec hold the same
  * records in the same order (tests/live/test_compact.sh compares their
  * reports); with N, a round every N records (reading speed on the same
@@ -875,6 +1012,10 @@ static int recode(const char *in, const char *out, const char *codec, long per_r
 		wo.data_codec = GTSC_WRITER_ZSTD;
 	else if (!strcmp(codec, "zstd-rows"))
 		wo.data_codec = GTSC_WRITER_ZSTD_ROWS;
+	else if (!strcmp(codec, "zstd-1.2"))
+		wo.data_codec = GTSC_WRITER_ZSTD_FRAME;
+	else if (!strcmp(codec, "zstd-frames"))
+		wo.data_codec = GTSC_WRITER_ZSTD, wo.frames_min = 1;
 	else if (!strcmp(codec, "zlib"))
 		wo.data_codec = GTSC_WRITER_ZLIB;
 	else if (!strcmp(codec, "none"))

@@ -151,7 +151,8 @@ static const struct {
 	long codec;
 	bool none;
 } codecs[] = {
-	{ "zstd", GTSC_WRITER_ZSTD, false }, { "zstd-rows", GTSC_WRITER_ZSTD_ROWS, false },
+	{ "zstd", GTSC_WRITER_ZSTD, false }, { "zstd-1.2", GTSC_WRITER_ZSTD_FRAME, false },
+	{ "zstd-rows", GTSC_WRITER_ZSTD_ROWS, false },
 	{ "lz4", GTSC_WRITER_LZ4, false },   { "zlib", GTSC_WRITER_ZLIB, false },
 	{ "none", GTSC_WRITER_LZ4, true },
 };

@@ -156,6 +156,7 @@ struct gen {
 	size_t chunk_size;
 	int zlib_level;
 	long data_codec;    /* enum gtsc_writer_codec */
+	size_t frames_min;  /* gtsc_writer_opts.frames_min: 1, every zstd chunk 1.3's */
 	bool meta;	    /* metadata chunks and trailer */
 	bool unknown_chunk; /* a chunk type from the future among the metadata */
 };
@@ -261,6 +262,7 @@ static int write_trace(const char *path, const struct gen *g, struct recs *rs)
 		.zlib_level = g->zlib_level,
 		.chunk_size = g->chunk_size,
 		.data_codec = g->data_codec,
+		.frames_min = g->frames_min,
 	};
 	struct gtsc_writer *w;
 	int err = 0;
@@ -363,8 +365,15 @@ static size_t unzstd_count(const char *in, size_t len, __u16 flags, char *raw, s
 
 	if (!(flags & GTSC_CHUNK_COLS))
 		return ZSTD_decompress(raw, raw_len, in, len);
+	/* 1.3: the stream table, record count included, is before the frames */
+	if (flags & GTSC_CHUNK_STREAMS)
+		clen = len;
 	cols = clen < 1 << 26 ? calloc(1, clen + 12) : NULL;
-	if (cols && !ZSTD_isError(ZSTD_decompress(cols, clen, in, len)))
+	if (cols && (flags & GTSC_CHUNK_STREAMS))
+		memcpy(cols, in, len);
+	else if (cols && ZSTD_isError(ZSTD_decompress(cols, clen, in, len)))
+		clen = 0;
+	if (cols && clen)
 		for (int i = 2, shift = 0; i < 12; i++, shift += 7) {
 			n |= (size_t)(cols[i] & 0x7f) << shift;
 			if (!(cols[i] & 0x80))
@@ -658,7 +667,10 @@ static void test_round_trip_zlib(struct test_ctx *t)
 	round_trip(t, &g);
 }
 
-/* Format 1.2: columns then zstd, chunks of several rounds (the writer holds them). */
+/*
+ * Columns then zstd, chunks of several rounds (the writer holds them):
+ * chunks this small keep one frame, as format 1.2 wrote them.
+ */
 static void test_round_trip_zstd(struct test_ctx *t)
 {
 	struct gen g = {.rounds = 40,
@@ -667,6 +679,21 @@ static void test_round_trip_zstd(struct test_ctx *t)
 			.chunk_size = 2048,
 			.zlib_level = 1,
 			.data_codec = GTSC_WRITER_ZSTD,
+			.meta = true};
+
+	round_trip(t, &g);
+}
+
+/* Format 1.3: a zstd frame per column stream, in every chunk. */
+static void test_round_trip_zstd_frames(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 40,
+			.per_round = 150,
+			.late = 20,
+			.chunk_size = 2048,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.frames_min = 1,
 			.meta = true};
 
 	round_trip(t, &g);
@@ -990,6 +1017,34 @@ static void test_truncate_every_byte_zstd(struct test_ctx *t)
 	truncation(t, &g, 1, false);
 }
 
+static void test_truncate_every_byte_frames(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 3,
+			.per_round = 6,
+			.late = 2,
+			.chunk_size = 300,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.frames_min = 1,
+			.meta = true};
+
+	truncation(t, &g, 1, false);
+}
+
+static void test_truncate_large_frames(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 30,
+			.per_round = 200,
+			.late = 40,
+			.chunk_size = 16384,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.frames_min = 1,
+			.meta = true};
+
+	truncation(t, &g, 0, false);
+}
+
 static void test_truncate_large_zstd(struct test_ctx *t)
 {
 	struct gen g = {.rounds = 30,
@@ -1110,6 +1165,20 @@ static void test_flip_every_byte_zstd(struct test_ctx *t)
 			.chunk_size = 400,
 			.zlib_level = 1,
 			.data_codec = GTSC_WRITER_ZSTD,
+			.meta = true};
+
+	flips(t, &g);
+}
+
+static void test_flip_every_byte_frames(struct test_ctx *t)
+{
+	struct gen g = {.rounds = 3,
+			.per_round = 8,
+			.late = 2,
+			.chunk_size = 400,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.frames_min = 1,
 			.meta = true};
 
 	flips(t, &g);
@@ -1889,6 +1958,7 @@ static const struct test_case cases[] = {
 	{"round_trip", test_round_trip},
 	{"round_trip_zlib", test_round_trip_zlib},
 	{"round_trip_zstd", test_round_trip_zstd},
+	{"round_trip_zstd_frames", test_round_trip_zstd_frames},
 	{"round_trip_zstd_rows", test_round_trip_zstd_rows},
 	{"round_trip_raw", test_round_trip_raw},
 	{"round_trip_big_chunks", test_round_trip_big_chunks},
@@ -1899,10 +1969,13 @@ static const struct test_case cases[] = {
 	{"truncate_large", test_truncate_large},
 	{"truncate_every_byte_zstd", test_truncate_every_byte_zstd},
 	{"truncate_large_zstd", test_truncate_large_zstd},
+	{"truncate_every_byte_frames", test_truncate_every_byte_frames},
+	{"truncate_large_frames", test_truncate_large_frames},
 	{"flip_every_byte", test_flip_every_byte},
 	{"flip_every_byte_zlib", test_flip_every_byte_zlib},
 	{"flip_every_byte_raw", test_flip_every_byte_raw},
 	{"flip_every_byte_zstd", test_flip_every_byte_zstd},
+	{"flip_every_byte_frames", test_flip_every_byte_frames},
 	{"unknown_codec", test_unknown_codec},
 	{"flip_named", test_flip_named},
 	{"refused_headers", test_refused_headers},

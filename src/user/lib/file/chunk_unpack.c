@@ -143,31 +143,45 @@ static int unzstd_to(struct unpacker *u, const struct data_chunk *c, const char 
 
 /*
  * A zstd chunk (1.2): the frame holds the records, or their columns
- * (GTSC_CHUNK_COLS), which are decoded into OUT's raw_len bytes.
+ * (GTSC_CHUNK_COLS), which are decoded into OUT's raw_len bytes; or (1.3,
+ * GTSC_CHUNK_STREAMS) each stream of the columns is a frame of its own.
  */
 static int unzstd(struct unpacker *u, const struct data_chunk *c, const char *in, char *out)
 {
 	unsigned long long clen;
+	size_t blen;
 	int err;
 
 	if (!(c->h.flags & GTSC_CHUNK_COLS))
 		return unzstd_to(u, c, in, out, c->h.raw_len);
-	clen = ZSTD_getFrameContentSize(in, c->h.len);
-	if (clen > gt_col_encode_bound(c->h.raw_len))
-		return bad_size(u, c);
 	if (!u->cols && !(u->cols = gt_col_coder__new()))
 		return -ENOMEM;
 	if (u->cols_want != u->want) {
 		gt_col_coder__project(u->cols, u->want);
 		u->cols_want = u->want;
 	}
-	if (gt_trace_grow_array((void **)&u->colbuf, &u->colbuf_cap, clen, 1))
-		return -ENOMEM;
-	err = unzstd_to(u, c, in, u->colbuf, clen);
-	if (err)
+	if (c->h.flags & GTSC_CHUNK_STREAMS) {
+		if (!u->zstd && !(u->zstd = ZSTD_createDCtx()))
+			return -ENOMEM;
+		err = gt_col_coder__unpack(u->cols, u->zstd, in, c->h.len,
+					   gt_col_encode_bound(c->h.raw_len), (void **)&u->colbuf,
+					   &u->colbuf_cap, &blen);
+		clen = blen;
+	} else {
+		clen = ZSTD_getFrameContentSize(in, c->h.len);
+		if (clen > gt_col_encode_bound(c->h.raw_len))
+			return bad_size(u, c);
+		if (gt_trace_grow_array((void **)&u->colbuf, &u->colbuf_cap, clen, 1))
+			return -ENOMEM;
+		err = unzstd_to(u, c, in, u->colbuf, clen);
+		if (err)
+			return err;
+	}
+	if (!err)
+		err = gt_col_coder__decode(u->cols, u->colbuf, clen, out, c->h.raw_len,
+					   u->ix.refs ? &u->ix : NULL);
+	if (err == -ENOMEM)
 		return err;
-	err = gt_col_coder__decode(u->cols, u->colbuf, clen, out, c->h.raw_len,
-				   u->ix.refs ? &u->ix : NULL);
 	u->indexed = !err && u->ix.ok ? u->ix.refs : NULL;
 	if (err == -ENOTSUP)
 		return damaged(u, "chunk %u at byte %llu holds columns of a layout this gtsc-bpf does not know: a newer recorder wrote it; records before it are readable",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The column transform of DATA chunks (file format 1.2, GTSC_CHUNK_COLS):
+ * The column transform of DATA chunks (file format 1.2, GTSC_CHUNK_COLS;
+ * 1.3 adds a zstd frame per stream, GTSC_CHUNK_STREAMS):
  * a chunk's records, back to back as records.h lays them out, become one
  * stream per header field and per described field of each record type,
  * numbers as varints of what is left once the previous value is known.
@@ -14,6 +15,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <linux/types.h>
+#include <zstd.h>
 #include "gtsc/records.h"
 
 struct col_coder;
@@ -62,6 +64,28 @@ void gt_col_coder__free(struct col_coder *c);
  * CRC is).
  */
 void gt_col_coder__project(struct col_coder *c, const struct col_want *w);
+
+/*
+ * As gt_col_coder__encode(), each stream its own zstd frame at LEVEL
+ * through Z (format 1.3, GTSC_CHUNK_STREAMS), into OUT's CAP bytes.  0 when
+ * the records are not whole or the frames do not fit (the caller stores the
+ * chunk another way).
+ */
+/* Chunks of fewer bytes of records keep one frame: a frame costs ~10 bytes. */
+#define COL_FRAMES_MIN (256u << 10)
+
+size_t gt_col_coder__encode_frames(struct col_coder *c, const void *in, size_t len, void *out,
+				   size_t cap, ZSTD_CCtx *z, int level);
+
+/*
+ * The frames of IN[0, LEN) (gt_col_coder__encode_frames()) as the one
+ * stream layout gt_col_coder__decode() reads, into *BUF (grown, *CAP bytes;
+ * *BLEN of them written), at most MAX bytes of streams.  Only the streams
+ * the projection reads are decompressed: the others' bytes are left as
+ * they were.  0, -ENOTSUP (another layout), -EBADMSG, -ENOMEM.
+ */
+int gt_col_coder__unpack(struct col_coder *c, ZSTD_DCtx *z, const void *in, size_t len, size_t max,
+			 void **buf, size_t *cap, size_t *blen);
 
 /* Bytes gt_col_coder__encode may write for LEN bytes of records. */
 size_t gt_col_encode_bound(size_t len);

@@ -680,14 +680,17 @@ static int load_meta_chunk(struct gtsc_reader *r, const struct data_chunk *c)
 
 /* ---- the chunk walk ---- */
 
-#define KNOWN_CODECS (GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4 | GTSC_CHUNK_ZSTD | GTSC_CHUNK_COLS)
+#define KNOWN_CODECS                                                                               \
+	(GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4 | GTSC_CHUNK_ZSTD | GTSC_CHUNK_COLS | GTSC_CHUNK_STREAMS)
 
-/* At most one compressor; columns only inside zstd, and only in DATA. */
+/* At most one compressor; columns only inside zstd, frames per stream only of columns. */
 static bool one_codec(__u16 flags)
 {
 	unsigned int z = flags & (GTSC_CHUNK_ZLIB | GTSC_CHUNK_LZ4 | GTSC_CHUNK_ZSTD);
 
 	if (z & (z - 1))
+		return false;
+	if ((flags & GTSC_CHUNK_STREAMS) && !(flags & GTSC_CHUNK_COLS))
 		return false;
 	return !(flags & GTSC_CHUNK_COLS) || (flags & GTSC_CHUNK_ZSTD);
 }

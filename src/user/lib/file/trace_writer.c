@@ -52,6 +52,8 @@ struct gtsc_writer {
 	void *lz4_state; /* LZ4_sizeofState() bytes; NULL: DATA chunks are deflated */
 	ZSTD_CCtx *zstd;	 /* DATA chunks: columns (cols), then zstd */
 	struct col_coder *cols;
+	bool frames;		 /* cols: a zstd frame a stream (1.3) where the chunk is large */
+	size_t frames_min;	 /* ... of at least this many bytes of records */
 	char *cbuf; /* gt_col_encode_bound(cap) bytes: the columns of a chunk */
 	/* Records since the last ROUND_END chunk: a round to close. */
 	bool round_open;
@@ -150,11 +152,20 @@ static size_t lz4_chunk(struct gtsc_writer *w, const void *in, size_t in_len, vo
 static size_t zstd_chunk(struct gtsc_writer *w, const void *in, size_t in_len, void *out,
 			 __u16 *flags)
 {
-	size_t clen = w->cols ? gt_col_coder__encode(w->cols, in, in_len, w->cbuf) : 0;
-	size_t n;
+	size_t clen = 0, n;
 
 	if (in_len < 2)
 		return 0;
+	if (w->cols && w->frames && in_len >= w->frames_min) {
+		n = gt_col_coder__encode_frames(w->cols, in, in_len, out, in_len - 1, w->zstd,
+						w->zstd_level);
+		if (n) {
+			*flags |= GTSC_CHUNK_ZSTD | GTSC_CHUNK_COLS | GTSC_CHUNK_STREAMS;
+			return n;
+		}
+	}
+	if (w->cols)
+		clen = gt_col_coder__encode(w->cols, in, in_len, w->cbuf);
 	n = ZSTD_compressCCtx(w->zstd, out, in_len - 1, clen ? w->cbuf : in, clen ? clen : in_len,
 			      w->zstd_level);
 	if (ZSTD_isError(n))
@@ -410,12 +421,13 @@ static int writer_setup(struct gtsc_writer *w, const char *path, long codec,
 			if (!w->lz4_state)
 				return -ENOMEM;
 		}
-		if (codec == GTSC_WRITER_ZSTD || codec == GTSC_WRITER_ZSTD_ROWS) {
+		if (codec >= GTSC_WRITER_ZSTD) {
 			w->zstd = ZSTD_createCCtx();
 			if (!w->zstd)
 				return -ENOMEM;
 		}
-		if (codec == GTSC_WRITER_ZSTD) {
+		if (codec == GTSC_WRITER_ZSTD || codec == GTSC_WRITER_ZSTD_FRAME) {
+			w->frames = codec == GTSC_WRITER_ZSTD;
 			w->cols = gt_col_coder__new();
 			w->cbuf = malloc(gt_col_encode_bound(w->cap));
 			if (!w->cols || !w->cbuf)
@@ -453,9 +465,11 @@ struct gtsc_writer *gt_writer__create(const char *path, const struct gtsc_writer
 	level = OPTS_GET(opts, zlib_level, DEFAULT_ZLIB_LEVEL);
 	codec = OPTS_GET(opts, data_codec, GTSC_WRITER_LZ4);
 	chunk = OPTS_GET(opts, chunk_size, 0)
-			?: (codec == GTSC_WRITER_ZSTD ? ZSTD_CHUNK_SIZE : DEFAULT_CHUNK_SIZE);
+			?: (codec == GTSC_WRITER_ZSTD || codec == GTSC_WRITER_ZSTD_FRAME
+				    ? ZSTD_CHUNK_SIZE
+				    : DEFAULT_CHUNK_SIZE);
 	if (level < 0 || level > 9 || chunk > GTSC_CHUNK_MAX_LEN || codec < 0 ||
-	    codec > GTSC_WRITER_ZSTD_ROWS) {
+	    codec > GTSC_WRITER_ZSTD_FRAME) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -467,6 +481,7 @@ struct gtsc_writer *gt_writer__create(const char *path, const struct gtsc_writer
 	w->fd = -1;
 	w->zlib_level = level;
 	w->zstd_level = OPTS_GET(opts, zstd_level, 0) ?: DEFAULT_ZSTD_LEVEL;
+	w->frames_min = OPTS_GET(opts, frames_min, 0) ?: COL_FRAMES_MIN;
 	w->chunk_size = chunk;
 	w->cap = chunk > MAX_REC_SIZE ? chunk : MAX_REC_SIZE;
 	err = writer_setup(w, path, codec, opts);

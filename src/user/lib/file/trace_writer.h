@@ -15,8 +15,9 @@ struct strbuf;
 enum gtsc_writer_codec {
 	GTSC_WRITER_LZ4 = 0, /* decompresses several times faster than zlib: the default */
 	GTSC_WRITER_ZLIB = 1, /* what format 1.0 readers can read */
-	GTSC_WRITER_ZSTD = 2, /* the column transform, then zstd (1.2): the smallest */
+	GTSC_WRITER_ZSTD = 2, /* the column transform, a zstd frame a stream (1.3): the smallest */
 	GTSC_WRITER_ZSTD_ROWS = 3, /* zstd of the records as they are: to measure the columns */
+	GTSC_WRITER_ZSTD_FRAME = 4, /* the columns in one zstd frame, as 1.2 wrote them: to test */
 };
 
 struct gtsc_writer_opts {
@@ -29,8 +30,10 @@ struct gtsc_writer_opts {
 	size_t errbuf_sz;
 	struct strbuf *mem; /* not NULL: the bytes are appended here, PATH is not used */
 	long zstd_level;    /* 0: the default (1) */
+	size_t frames_min;  /* GTSC_WRITER_ZSTD: chunks of fewer bytes of records keep one
+			     * frame, as 1.2 wrote them; 0: COL_FRAMES_MIN */
 };
-#define gtsc_writer_opts__last_field zstd_level
+#define gtsc_writer_opts__last_field frames_min
 
 /*
  * Creates PATH, mode 0600 (out_file.h: links, .old), and writes the file
