@@ -36,7 +36,7 @@ enum gtsc_compression {
 	GTSC_COMPRESS_LZ4 = 0, /**< format 1.1's default: ~9 bytes per syscall event */
 	GTSC_COMPRESS_ZLIB,    /**< what 1.0 readers read (~6 bytes per syscall event) */
 	GTSC_COMPRESS_NONE,    /**< nothing compressed (~60 bytes per syscall event) */
-	GTSC_COMPRESS_ZSTD,    /**< columns, then zstd (format 1.2): the smallest, reads fastest */
+	GTSC_COMPRESS_ZSTD,    /**< columns, then zstd (format 1.3): the smallest, reads fastest */
 };
 
 struct gtsc_recording_opts {

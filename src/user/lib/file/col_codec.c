@@ -253,17 +253,6 @@ static inline void store(char *p, unsigned int size, __u64 v)
 	}
 }
 
-/* Sign-extends or truncates V to a field of SIZE bytes, as load() would read it back. */
-static inline __u64 fit(__u64 v, unsigned int size, bool sign)
-{
-	char b[8];
-
-	if (size == 8)
-		return v;
-	store(b, size, v);
-	return load(b, size, sign);
-}
-
 /* ---- the layout ---- */
 
 static bool is_int(const struct gtsc_field *f)
@@ -890,7 +879,7 @@ static __attribute__((always_inline)) inline void field_one(struct field_run *fr
 		v = (__u64)unzig(v);
 		break;
 	case C_DELTA:
-		/* only the field's low bytes are stored: no need to fit() the running value */
+		/* only the field's low bytes are stored: the running value need not be truncated */
 		v = fr->prev += (__u64)unzig(v);
 		break;
 	case C_KEYED:
