@@ -1516,6 +1516,19 @@ static int open_streams(struct col_coder *c, const __u8 *in, size_t len, __u64 *
 	return data == in + len ? 0 : -EBADMSG;
 }
 
+/* Stream frame F (ZL bytes; 0: none, L zero bytes) into exactly L bytes at O: 0 or -EBADMSG. */
+static int unpack_stream(ZSTD_DCtx *z, __u8 *o, size_t l, const __u8 *f, size_t zl)
+{
+	size_t got;
+
+	if (!zl) {
+		memset(o, 0, l);
+		return 0;
+	}
+	got = ZSTD_decompressDCtx(z, o, l, f, zl);
+	return ZSTD_isError(got) || got != l ? -EBADMSG : 0;
+}
+
 int gt_col_coder__unpack(struct col_coder *c, ZSTD_DCtx *z, const void *in, size_t len, size_t max,
 			 void **buf, size_t *cap, size_t *blen)
 {
@@ -1564,17 +1577,11 @@ int gt_col_coder__unpack(struct col_coder *c, ZSTD_DCtx *z, const void *in, size
 	f = t.p;
 	t.p = ztab;
 	for (unsigned int i = 0; i < c->nstreams; i++) {
-		size_t zl = (size_t)getv(&t, &bad), l = c->s[i].len, got;
+		size_t zl = (size_t)getv(&t, &bad), l = c->s[i].len;
 
 		/* what the decoder does not read stays as it was (gt_col_coder__project()) */
-		if (c->skipped[i]) {
-		} else if (!zl) {
-			memset(o, 0, l);
-		} else {
-			got = ZSTD_decompressDCtx(z, o, l, f, zl);
-			if (ZSTD_isError(got) || got != l)
-				return -EBADMSG;
-		}
+		if (!c->skipped[i] && unpack_stream(z, o, l, f, zl))
+			return -EBADMSG;
 		f += zl;
 		o += l;
 	}

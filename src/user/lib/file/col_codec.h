@@ -65,15 +65,15 @@ void gt_col_coder__free(struct col_coder *c);
  */
 void gt_col_coder__project(struct col_coder *c, const struct col_want *w);
 
+/* Chunks of fewer bytes of records keep one frame: a frame costs ~10 bytes. */
+#define COL_FRAMES_MIN (256u << 10)
+
 /*
  * As gt_col_coder__encode(), each stream its own zstd frame at LEVEL
  * through Z (format 1.3, GTSC_CHUNK_STREAMS), into OUT's CAP bytes.  0 when
  * the records are not whole or the frames do not fit (the caller stores the
  * chunk another way).
  */
-/* Chunks of fewer bytes of records keep one frame: a frame costs ~10 bytes. */
-#define COL_FRAMES_MIN (256u << 10)
-
 size_t gt_col_coder__encode_frames(struct col_coder *c, const void *in, size_t len, void *out,
 				   size_t cap, ZSTD_CCtx *z, int level);
 
