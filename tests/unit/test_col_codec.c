@@ -671,6 +671,20 @@ static void test_project(struct test_ctx *t)
 	free(c.buf);
 }
 
+/* N kmem_free records, each followed by a syscall (numbers modulo NRS). */
+static void frees_and_calls(struct chunk *c, int n, int nrs)
+{
+	for (int i = 0; i < n; i++) {
+		struct gtsc_rec_kmem_free f = { .hdr = hdr(GTSC_REC_KMEM_FREE, sizeof(f), 0, 1, 2,
+							   40 * i),
+						.call_site = 0xffffffff81000040ull,
+						.ptr = 0xffff888100000000ull + 64 * i, .cache_id = i };
+
+		put(c, &f);
+		sys_pair(c, i & 1, 10, 11, 1000 * i, i % nrs, i);
+	}
+}
+
 /* Damaged or cut columns through a projected decode: refused, never out of bounds. */
 static void test_project_damage(struct test_ctx *t)
 {
@@ -681,15 +695,7 @@ static void test_project_damage(struct test_ctx *t)
 	char *enc = NULL, *dec = NULL;
 	size_t n = 0;
 
-	for (int i = 0; i < 20; i++) {
-		struct gtsc_rec_kmem_free f = { .hdr = hdr(GTSC_REC_KMEM_FREE, sizeof(f), 0, 1, 2,
-							   40 * i),
-						.call_site = 0xffffffff81000040ull,
-						.ptr = 0xffff888100000000ull + 64 * i, .cache_id = i };
-
-		put(&c, &f);
-		sys_pair(&c, i & 1, 10, 11, 1000 * i, i, i);
-	}
+	frees_and_calls(&c, 20, 20);
 	n = encode(k, &c, &enc, &dec);
 	CHECK(t, n, "encode");
 	/* what any kmem analysis reads, and one without a pid filter (no pid stream) */
@@ -728,15 +734,7 @@ static void test_frames(struct test_ctx *t)
 	void *cols = NULL;
 	size_t n = 0, cap = 0, clen = 0, refused = 0;
 
-	for (int i = 0; i < 300; i++) {
-		struct gtsc_rec_kmem_free f = { .hdr = hdr(GTSC_REC_KMEM_FREE, sizeof(f), 0, 1, 2,
-							   40 * i),
-						.call_site = 0xffffffff81000040ull,
-						.ptr = 0xffff888100000000ull + 64 * i, .cache_id = i };
-
-		put(&c, &f);
-		sys_pair(&c, i & 1, 10, 11, 1000 * i, i % 7, i);
-	}
+	frees_and_calls(&c, 300, 7);
 	CHECK(t, k && zd && dec && !frames_of(k, &c, &enc, &n, &cols, &cap, &clen), "frames");
 	for (size_t cut = 0; cut < n && !t->failed; cut++) {
 		char *bad = malloc(cut ? cut : 1);

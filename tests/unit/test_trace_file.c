@@ -669,9 +669,10 @@ static void test_round_trip_zlib(struct test_ctx *t)
 
 /*
  * Columns then zstd, chunks of several rounds (the writer holds them):
- * chunks this small keep one frame, as format 1.2 wrote them.
+ * chunks this small keep one frame, as format 1.2 wrote them; with
+ * FRAMES_MIN 1, every chunk is 1.3's, a zstd frame per column stream.
  */
-static void test_round_trip_zstd(struct test_ctx *t)
+static void round_trip_zstd(struct test_ctx *t, size_t frames_min)
 {
 	struct gen g = {.rounds = 40,
 			.per_round = 150,
@@ -679,24 +680,20 @@ static void test_round_trip_zstd(struct test_ctx *t)
 			.chunk_size = 2048,
 			.zlib_level = 1,
 			.data_codec = GTSC_WRITER_ZSTD,
+			.frames_min = frames_min,
 			.meta = true};
 
 	round_trip(t, &g);
 }
 
-/* Format 1.3: a zstd frame per column stream, in every chunk. */
+static void test_round_trip_zstd(struct test_ctx *t)
+{
+	round_trip_zstd(t, 0);
+}
+
 static void test_round_trip_zstd_frames(struct test_ctx *t)
 {
-	struct gen g = {.rounds = 40,
-			.per_round = 150,
-			.late = 20,
-			.chunk_size = 2048,
-			.zlib_level = 1,
-			.data_codec = GTSC_WRITER_ZSTD,
-			.frames_min = 1,
-			.meta = true};
-
-	round_trip(t, &g);
+	round_trip_zstd(t, 1);
 }
 
 /* zstd of the records themselves (no columns): what the columns are measured against. */
@@ -1004,7 +1001,8 @@ static void test_truncate_every_byte_raw(struct test_ctx *t)
 	truncation(t, &g, 1, false);
 }
 
-static void test_truncate_every_byte_zstd(struct test_ctx *t)
+/* FRAMES_MIN: gtsc_writer_opts.frames_min (1: every chunk a frame per stream, 1.3's) */
+static void truncate_every_byte_zstd(struct test_ctx *t, size_t frames_min)
 {
 	struct gen g = {.rounds = 3,
 			.per_round = 6,
@@ -1012,50 +1010,44 @@ static void test_truncate_every_byte_zstd(struct test_ctx *t)
 			.chunk_size = 300,
 			.zlib_level = 1,
 			.data_codec = GTSC_WRITER_ZSTD,
+			.frames_min = frames_min,
 			.meta = true};
 
 	truncation(t, &g, 1, false);
+}
+
+static void truncate_large_zstd(struct test_ctx *t, size_t frames_min)
+{
+	struct gen g = {.rounds = 30,
+			.per_round = 200,
+			.late = 40,
+			.chunk_size = 16384,
+			.zlib_level = 1,
+			.data_codec = GTSC_WRITER_ZSTD,
+			.frames_min = frames_min,
+			.meta = true};
+
+	truncation(t, &g, 0, false);
+}
+
+static void test_truncate_every_byte_zstd(struct test_ctx *t)
+{
+	truncate_every_byte_zstd(t, 0);
 }
 
 static void test_truncate_every_byte_frames(struct test_ctx *t)
 {
-	struct gen g = {.rounds = 3,
-			.per_round = 6,
-			.late = 2,
-			.chunk_size = 300,
-			.zlib_level = 1,
-			.data_codec = GTSC_WRITER_ZSTD,
-			.frames_min = 1,
-			.meta = true};
-
-	truncation(t, &g, 1, false);
-}
-
-static void test_truncate_large_frames(struct test_ctx *t)
-{
-	struct gen g = {.rounds = 30,
-			.per_round = 200,
-			.late = 40,
-			.chunk_size = 16384,
-			.zlib_level = 1,
-			.data_codec = GTSC_WRITER_ZSTD,
-			.frames_min = 1,
-			.meta = true};
-
-	truncation(t, &g, 0, false);
+	truncate_every_byte_zstd(t, 1);
 }
 
 static void test_truncate_large_zstd(struct test_ctx *t)
 {
-	struct gen g = {.rounds = 30,
-			.per_round = 200,
-			.late = 40,
-			.chunk_size = 16384,
-			.zlib_level = 1,
-			.data_codec = GTSC_WRITER_ZSTD,
-			.meta = true};
+	truncate_large_zstd(t, 0);
+}
 
-	truncation(t, &g, 0, false);
+static void test_truncate_large_frames(struct test_ctx *t)
+{
+	truncate_large_zstd(t, 1);
 }
 
 static void test_truncate_large(struct test_ctx *t)
@@ -1157,7 +1149,7 @@ static void test_flip_every_byte_zlib(struct test_ctx *t)
 	flips(t, &g);
 }
 
-static void test_flip_every_byte_zstd(struct test_ctx *t)
+static void flip_every_byte_zstd(struct test_ctx *t, size_t frames_min)
 {
 	struct gen g = {.rounds = 3,
 			.per_round = 8,
@@ -1165,23 +1157,20 @@ static void test_flip_every_byte_zstd(struct test_ctx *t)
 			.chunk_size = 400,
 			.zlib_level = 1,
 			.data_codec = GTSC_WRITER_ZSTD,
+			.frames_min = frames_min,
 			.meta = true};
 
 	flips(t, &g);
 }
 
+static void test_flip_every_byte_zstd(struct test_ctx *t)
+{
+	flip_every_byte_zstd(t, 0);
+}
+
 static void test_flip_every_byte_frames(struct test_ctx *t)
 {
-	struct gen g = {.rounds = 3,
-			.per_round = 8,
-			.late = 2,
-			.chunk_size = 400,
-			.zlib_level = 1,
-			.data_codec = GTSC_WRITER_ZSTD,
-			.frames_min = 1,
-			.meta = true};
-
-	flips(t, &g);
+	flip_every_byte_zstd(t, 1);
 }
 
 static void test_flip_every_byte_raw(struct test_ctx *t)

@@ -1478,11 +1478,16 @@ void gt_col_coder__project(struct col_coder *c, const struct col_want *w)
 	c->skip_pid = c->skipped[S_PID] = !pid && c->skip_tid;
 }
 
-/* Reads the stream table; 0, -ENOTSUP (another version or layout), -EBADMSG. */
-static int open_streams(struct col_coder *c, const __u8 *in, size_t len, __u64 *nrec)
+/*
+ * The stream table at the head of IN[0, LEN): the record count into *NREC,
+ * each stream's length into c->s[].len, at most MAX bytes of streams in
+ * all; *T is left after it.  0, -ENOTSUP (another version or layout),
+ * -EBADMSG.
+ */
+static int read_table(struct col_coder *c, const __u8 *in, size_t len, size_t max,
+		      struct stream *t, __u64 *nrec)
 {
-	struct stream hdr = { .p = in, .end = in + len };
-	const __u8 *data;
+	size_t total = 0;
 	bool bad = false;
 	__u64 n;
 
@@ -1490,21 +1495,34 @@ static int open_streams(struct col_coder *c, const __u8 *in, size_t len, __u64 *
 		return len ? -ENOTSUP : -EBADMSG;
 	if (len < 2 || in[1] > 1)
 		return -EBADMSG;
-	c->ts_dod = in[1];
-	hdr.p += 2;
-	*nrec = getv(&hdr, &bad);
-	n = getv(&hdr, &bad);
+	*t = (struct stream){ .p = in + 2, .end = in + len };
+	*nrec = getv(t, &bad);
+	n = getv(t, &bad);
 	if (bad)
 		return -EBADMSG;
 	if (n != c->nstreams)
 		return -ENOTSUP;
 	for (unsigned int i = 0; i < c->nstreams; i++) {
-		__u64 l = getv(&hdr, &bad);
+		__u64 l = getv(t, &bad);
 
-		if (bad || l > len)
+		if (bad || l > max - total)
 			return -EBADMSG;
 		c->s[i].len = (size_t)l;
+		total += (size_t)l;
 	}
+	return 0;
+}
+
+/* Reads the stream table and places the streams after it; as read_table(). */
+static int open_streams(struct col_coder *c, const __u8 *in, size_t len, __u64 *nrec)
+{
+	struct stream hdr;
+	const __u8 *data;
+	int err = read_table(c, in, len, len, &hdr, nrec);
+
+	if (err)
+		return err;
+	c->ts_dod = in[1];
 	data = hdr.p;
 	for (unsigned int i = 0; i < c->nstreams; i++) {
 		if ((size_t)(in + len - data) < c->s[i].len)
@@ -1532,32 +1550,18 @@ static int unpack_stream(ZSTD_DCtx *z, __u8 *o, size_t l, const __u8 *f, size_t 
 int gt_col_coder__unpack(struct col_coder *c, ZSTD_DCtx *z, const void *in, size_t len, size_t max,
 			 void **buf, size_t *cap, size_t *blen)
 {
-	struct stream t = { .p = in, .end = (const __u8 *)in + len };
 	const __u8 *ztab, *f;
 	size_t head, total = 0;
-	__u64 n, zsum = 0;
+	__u64 nrec, zsum = 0;
+	struct stream t;
 	bool bad = false;
 	__u8 *o;
+	int err = read_table(c, in, len, max, &t, &nrec);
 
-	if (!len || t.p[0] != COL_VERSION)
-		return len ? -ENOTSUP : -EBADMSG;
-	if (len < 2)
-		return -EBADMSG;
-	t.p += 2;
-	getv(&t, &bad);
-	n = getv(&t, &bad);
-	if (bad)
-		return -EBADMSG;
-	if (n != c->nstreams)
-		return -ENOTSUP;
-	for (unsigned int i = 0; i < c->nstreams; i++) {
-		__u64 l = getv(&t, &bad);
-
-		if (bad || l > max - total)
-			return -EBADMSG;
-		c->s[i].len = (size_t)l;
-		total += (size_t)l;
-	}
+	if (err)
+		return err;
+	for (unsigned int i = 0; i < c->nstreams; i++)
+		total += c->s[i].len;
 	head = (size_t)(t.p - (const __u8 *)in);
 	ztab = t.p;
 	for (unsigned int i = 0; i < c->nstreams; i++) {
