@@ -145,9 +145,10 @@ static size_t lz4_chunk(struct gtsc_writer *w, const void *in, size_t in_len, vo
 }
 
 /*
- * As compress_chunk(), with the column transform then zstd (format 1.2);
- * *FLAGS gets the codec bits.  Without the columns (out of memory) the
- * records themselves are zstd'ed.
+ * As compress_chunk(), with the column transform then zstd: a frame per
+ * stream (format 1.3) from frames_min bytes of records on, one frame (1.2)
+ * below or when those do not fit; *FLAGS gets the codec bits.  Without the
+ * columns (out of memory) the records themselves are zstd'ed.
  */
 static size_t zstd_chunk(struct gtsc_writer *w, const void *in, size_t in_len, void *out,
 			 __u16 *flags)
