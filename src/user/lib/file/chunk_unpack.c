@@ -126,14 +126,21 @@ static int unlz4(struct unpacker *u, const struct data_chunk *c, const char *in,
 	return bad_size(u, c);
 }
 
+/* U's zstd context: one per thread, kept (making one costs more than a small chunk's frame). */
+static ZSTD_DCtx *zstd_of(struct unpacker *u)
+{
+	if (!u->zstd)
+		u->zstd = ZSTD_createDCtx();
+	return u->zstd;
+}
+
 /* Zstd's frame IN into OUT, exactly LEN bytes: 0, 1 when damaged, -errno. */
 static int unzstd_to(struct unpacker *u, const struct data_chunk *c, const char *in, char *out,
 		     size_t len)
 {
 	size_t n;
 
-	/* one context per thread, kept: making one costs more than a small chunk's frame */
-	if (!u->zstd && !(u->zstd = ZSTD_createDCtx()))
+	if (!zstd_of(u))
 		return -ENOMEM;
 	n = ZSTD_decompressDCtx(u->zstd, out, len, in, c->h.len);
 	if (ZSTD_isError(n) || n != len)
@@ -161,7 +168,7 @@ static int unzstd(struct unpacker *u, const struct data_chunk *c, const char *in
 		u->cols_want = u->want;
 	}
 	if (c->h.flags & GTSC_CHUNK_STREAMS) {
-		if (!u->zstd && !(u->zstd = ZSTD_createDCtx()))
+		if (!zstd_of(u))
 			return -ENOMEM;
 		err = gt_col_coder__unpack(u->cols, u->zstd, in, c->h.len,
 					   gt_col_encode_bound(c->h.raw_len), (void **)&u->colbuf,
