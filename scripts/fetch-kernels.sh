@@ -24,7 +24,8 @@ LIST=tests/vm/kernels.txt
 CACHE=${VM_CACHE:-.cache/vm}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
-APTROOT=$CACHE/apt
+# apt wants absolute paths; VM_CACHE may be relative to the tree or not.
+APTROOT=$(realpath -m "$CACHE/apt")
 # Built-in options the lane relies on; a kernel without them is useless here.
 NEED_CONFIG="BPF_SYSCALL DEBUG_INFO_BTF KPROBES KPROBE_EVENTS UPROBE_EVENTS FTRACE
 BPF_EVENTS DEVTMPFS BLK_DEV_INITRD RD_GZIP SERIAL_8250 SERIAL_8250_CONSOLE"
@@ -93,9 +94,9 @@ if [ "${1:-}" = --list ]; then
 fi
 
 # --- the private apt root -----------------------------------------------------
-APT_OPTS=(-o "Dir::Etc::sourcelist=$PWD/$APTROOT/sources.list" -o Dir::Etc::sourceparts=-
-	-o "Dir::State::Lists=$PWD/$APTROOT/lists" -o "Dir::Cache=$PWD/$APTROOT/cache"
-	-o Dir::State::status=/dev/null -o "Dir::Etc::preferencesparts=$PWD/$APTROOT/prefs"
+APT_OPTS=(-o "Dir::Etc::sourcelist=$APTROOT/sources.list" -o Dir::Etc::sourceparts=-
+	-o "Dir::State::Lists=$APTROOT/lists" -o "Dir::Cache=$APTROOT/cache"
+	-o Dir::State::status=/dev/null -o "Dir::Etc::preferencesparts=$APTROOT/prefs"
 	-o APT::Architecture=amd64 -o Acquire::Languages=none -qq)
 apt_get() { apt-get "${APT_OPTS[@]}" "$@"; }
 apt_cache() { apt-cache "${APT_OPTS[@]}" "$@"; }
