@@ -78,13 +78,13 @@ static size_t frames_bound(size_t len)
 /*
  * C's records through a frame per stream (1.3) into *ENC (its length), and
  * back into the one-blob layout at *COLS (*CAP, grown; *CLEN long) through
- * K's projection.  0, or what failed.
+ * K's projection, with ZD, which like *ENC the decode after needs (the
+ * tail).  0, or what failed.
  */
-static int frames_of(struct col_coder *k, const struct chunk *c, char **enc, size_t *n,
-		     void **cols, size_t *cap, size_t *clen)
+static int frames_of(struct col_coder *k, ZSTD_DCtx *zd, const struct chunk *c, char **enc,
+		     size_t *n, void **cols, size_t *cap, size_t *clen)
 {
 	ZSTD_CCtx *zc = ZSTD_createCCtx();
-	ZSTD_DCtx *zd = ZSTD_createDCtx();
 	int err = -ENOMEM;
 
 	*enc = malloc(frames_bound(c->len));
@@ -96,7 +96,6 @@ static int frames_of(struct col_coder *k, const struct chunk *c, char **enc, siz
 		 : -EINVAL;
 out:
 	ZSTD_freeCCtx(zc);
-	ZSTD_freeDCtx(zd);
 	return err;
 }
 
@@ -105,20 +104,22 @@ static void frames_trip(struct test_ctx *t, struct col_coder *k, const struct ch
 			const char *what)
 {
 	char *enc = NULL, *dec = malloc(c->len + 1), *blob = malloc(gt_col_encode_bound(c->len));
+	ZSTD_DCtx *zd = ZSTD_createDCtx();
 	void *cols = NULL;
 	size_t n = 0, cap = 0, clen = 0, blen;
-	int err = frames_of(k, c, &enc, &n, &cols, &cap, &clen);
+	int err = frames_of(k, zd, c, &enc, &n, &cols, &cap, &clen);
 
 	CHECK(t, !err && dec && blob, "%s: frames %d", what, err);
 	if (t->failed)
 		goto out;
 	err = gt_col_coder__decode(k, cols, clen, dec, c->len, NULL);
 	CHECK(t, !err && !memcmp(dec, c->buf, c->len), "%s: frames decode %d or differ", what, err);
-	/* the frames hold 1.2's columns, byte for byte */
+	/* the frames hold 1.2's columns, byte for byte (the tail: after the decode read it) */
 	blen = gt_col_coder__encode(k, c->buf, c->len, blob);
 	CHECK(t, clen == blen && !memcmp(cols, blob, blen),
 	      "%s: %zu bytes of columns from the frames, %zu in one", what, clen, blen);
 out:
+	ZSTD_freeDCtx(zd);
 	free(enc);
 	free(cols);
 	free(blob);
@@ -735,7 +736,7 @@ static void test_frames(struct test_ctx *t)
 	size_t n = 0, cap = 0, clen = 0, refused = 0;
 
 	frees_and_calls(&c, 300, 7);
-	CHECK(t, k && zd && dec && !frames_of(k, &c, &enc, &n, &cols, &cap, &clen), "frames");
+	CHECK(t, k && zd && dec && !frames_of(k, zd, &c, &enc, &n, &cols, &cap, &clen), "frames");
 	for (size_t cut = 0; cut < n && !t->failed; cut++) {
 		char *bad = malloc(cut ? cut : 1);
 		int err;

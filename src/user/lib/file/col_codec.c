@@ -131,6 +131,28 @@ struct stream {
 	const __u8 *p, *end; /* decoding */
 };
 
+/*
+ * The tail stream gt_col_coder__unpack() leaves a frame in BUF, for the
+ * one gt_col_coder__decode() of BUF after it, which decompresses it when
+ * the first record whose tail is read comes.  --summary reads no tail but a
+ * task record's: of an openread trace's 3.3 M records, 22 MB of tails
+ * (paths and data) were decompressed only to be skipped.  Without that,
+ * --summary went from 118.5 to 115.3 ms CPU on one thread (fc315b6 on
+ * LZ4: 114.2; medians of 11 alternating runs, 2026-11-27), from ~123 to
+ * ~119.5 with the worker.  Passing the header streams of zero bytes
+ * (frameless) without writing or loading them gained another ~1% (35 MB of
+ * a kmem trace's tails are zeros): not worth a layout that a second decode
+ * of the same buffer could not read.
+ */
+struct lazy_tail {
+	const void *buf; /* the layout it is in, LEN bytes */
+	size_t len;
+	ZSTD_DCtx *z; /* NULL: the tail is decompressed */
+	const __u8 *frame;
+	size_t zlen;
+	__u8 *to;
+};
+
 struct col_coder {
 	struct col_type types[GTSC_REC_TYPE_MAX];
 	unsigned int nstreams;
@@ -156,6 +178,7 @@ struct col_coder {
 	__u8 kslot[BLOCK];	     /* kprev[] slots of one type's records (key_slots()) */
 	bool *skipped;		     /* per stream: not read (gt_col_coder__project()) */
 	bool skip_cpu, skip_flags, skip_pid, skip_tid; /* header fields nobody reads */
+	struct lazy_tail note, tail; /* gt_col_coder__unpack()'s for the next decode; its own */
 };
 
 /* ---- varints ---- */
@@ -1214,6 +1237,28 @@ struct hdr_state {
 	bool pairs; /* the block has records of a type in pair_loop() */
 };
 
+/* Stream frame F (ZL bytes; 0: none, L zero bytes) into exactly L bytes at O: 0 or -EBADMSG. */
+static int unpack_stream(ZSTD_DCtx *z, __u8 *o, size_t l, const __u8 *f, size_t zl)
+{
+	size_t got;
+
+	if (!zl) {
+		memset(o, 0, l);
+		return 0;
+	}
+	got = ZSTD_decompressDCtx(z, o, l, f, zl);
+	return ZSTD_isError(got) || got != l ? -EBADMSG : 0;
+}
+
+/* The tail stream, which gt_col_coder__unpack() left a frame (struct lazy_tail): 0 or -EBADMSG. */
+static int tail_now(struct col_coder *c)
+{
+	ZSTD_DCtx *z = c->tail.z;
+
+	c->tail.z = NULL;
+	return unpack_stream(z, c->tail.to, c->s[S_TAIL].len, c->tail.frame, c->tail.zlen);
+}
+
 /* The varint at P before E, in block_headers_in() (ROOM: see block_headers()) */
 #define RDV(p, e) (room ? rdv_room(&(p), &bad) : rdv(&(p), (e), &bad))
 
@@ -1293,10 +1338,13 @@ block_headers_in(struct col_coder *c, struct hdr_state *state, char *out, size_t
 		hs.ts += raw;
 		PUT_HDR(r, ts_ns, hs.ts);
 		cur = fields_end(ct, (unsigned int)size);
-		if (size > cur && ct->skip_tail && cur == ct->end)
+		if (size > cur && ct->skip_tail && cur == ct->end) {
 			skip_bytes(&st[S_TAIL], size - cur, &bad);
-		else if (size > cur)
+		} else if (size > cur) {
+			if (__builtin_expect(c->tail.z != NULL, 0))
+				bad |= tail_now(c) != 0;
 			getb_small(&st[S_TAIL], r + cur, size - cur, &bad);
+		}
 		c->blk[n] = (__u32)o;
 		if (ct->nr) {
 			c->list[type][c->cnt[type]++] = (__u32)o;
@@ -1534,30 +1582,20 @@ static int open_streams(struct col_coder *c, const __u8 *in, size_t len, __u64 *
 	return data == in + len ? 0 : -EBADMSG;
 }
 
-/* Stream frame F (ZL bytes; 0: none, L zero bytes) into exactly L bytes at O: 0 or -EBADMSG. */
-static int unpack_stream(ZSTD_DCtx *z, __u8 *o, size_t l, const __u8 *f, size_t zl)
-{
-	size_t got;
-
-	if (!zl) {
-		memset(o, 0, l);
-		return 0;
-	}
-	got = ZSTD_decompressDCtx(z, o, l, f, zl);
-	return ZSTD_isError(got) || got != l ? -EBADMSG : 0;
-}
-
 int gt_col_coder__unpack(struct col_coder *c, ZSTD_DCtx *z, const void *in, size_t len, size_t max,
 			 void **buf, size_t *cap, size_t *blen)
 {
 	const __u8 *ztab, *f;
 	size_t head, total = 0;
+	struct lazy_tail note = { .z = NULL };
 	__u64 nrec, zsum = 0;
 	struct stream t;
 	bool bad = false;
 	__u8 *o;
-	int err = read_table(c, in, len, max, &t, &nrec);
+	int err;
 
+	c->note = note; /* a failed unpack leaves no tail to a decode */
+	err = read_table(c, in, len, max, &t, &nrec);
 	if (err)
 		return err;
 	for (unsigned int i = 0; i < c->nstreams; i++)
@@ -1584,12 +1622,21 @@ int gt_col_coder__unpack(struct col_coder *c, ZSTD_DCtx *z, const void *in, size
 		size_t zl = (size_t)getv(&t, &bad), l = c->s[i].len;
 
 		/* what the decoder does not read stays as it was (gt_col_coder__project()) */
-		if (!c->skipped[i] && unpack_stream(z, o, l, f, zl))
+		if (i == S_TAIL && zl) {
+			note.z = z;
+			note.frame = f;
+			note.zlen = zl;
+			note.to = o;
+		} else if (!c->skipped[i] && unpack_stream(z, o, l, f, zl)) {
 			return -EBADMSG;
+		}
 		f += zl;
 		o += l;
 	}
 	*blen = head + total;
+	note.buf = *buf;
+	note.len = *blen;
+	c->note = note;
 	return 0;
 }
 
@@ -1603,9 +1650,14 @@ int gt_col_coder__decode(struct col_coder *c, const void *in, size_t len, void *
 	int err;
 
 	reset(c);
+	/* the tail gt_col_coder__unpack() left a frame, if IN is what it unpacked */
+	c->tail = c->note.buf == in && c->note.len == len ? c->note : (struct lazy_tail){ .z = NULL };
+	c->note = (struct lazy_tail){ .z = NULL };
 	err = open_streams(c, in, len, &nrec);
 	if (err)
 		return err;
+	if (c->tail.z && c->tail.to != c->s[S_TAIL].p)
+		return -EBADMSG; /* not the layout it unpacked */
 	if (ix) {
 		ix->n = 0;
 		ix->max = 0;

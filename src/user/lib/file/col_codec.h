@@ -82,7 +82,10 @@ size_t gt_col_coder__encode_frames(struct col_coder *c, const void *in, size_t l
  * stream layout gt_col_coder__decode() reads, into *BUF (grown, *CAP bytes;
  * *BLEN of them written), at most MAX bytes of streams.  Only the streams
  * the projection reads are decompressed: the others' bytes are left as
- * they were.  0, -ENOTSUP (another layout), -EBADMSG, -ENOMEM.
+ * they were.  The tail stream is left to the one gt_col_coder__decode()
+ * of *BUF that comes next, which decompresses it if a record's tail is
+ * read: IN and Z stay as they are until then.
+ * 0, -ENOTSUP (another layout), -EBADMSG, -ENOMEM.
  */
 int gt_col_coder__unpack(struct col_coder *c, ZSTD_DCtx *z, const void *in, size_t len, size_t max,
 			 void **buf, size_t *cap, size_t *blen);
