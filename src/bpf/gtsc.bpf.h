@@ -817,6 +817,42 @@ static __always_inline void gtsc_output(__u32 class, const void *rec, __u32 size
 }
 
 /*
+ * gtsc_output for a record REC on the stack, SIZE a multiple of 8, at most
+ * MAX: the array ring's dynptr takes no stack memory ("Unsupported reg type
+ * fp for bpf_dynptr_from_mem data", 6.18), so the words are copied one by
+ * one, in a loop the verifier walks once per word up to MAX (a 112-byte
+ * openat record: 14 words, where the dynptr copy took ~30 ns of helpers,
+ * perf on the 6.18 host).  The other modes copy from the stack as it is.
+ */
+static __always_inline void gtsc_output_stack(__u32 class, const void *rec, __u32 size, __u32 max)
+{
+	const __u64 *src = rec;
+	__u64 *dst;
+
+	if (!gtsc_arr_class(class)) {
+		gtsc_output(class, rec, size, max);
+		return;
+	}
+	if (size > max || size < sizeof(struct gtsc_rec_hdr) || (size & 7)) {
+		gtsc_count(class, true);
+		return;
+	}
+	dst = gtsc_arr_reserve(class, size, max);
+	if (!dst) {
+		gtsc_count(class, true);
+		return;
+	}
+	((__u32 *)dst)[1] = ((const __u32 *)rec)[1];
+	for (__u32 i = 1; i < max / 8; i++) {
+		if (i * 8 >= size)
+			break;
+		dst[i] = src[i];
+	}
+	gtsc_count(class, false); /* before the commit, as gtsc_submit */
+	gtsc_arr_commit(dst, *(const __u32 *)rec);
+}
+
+/*
  * ---- binary printf ----
  * gtsc_printf("fork pid=%d flags=%llx", pid, flags) writes a GTSC_REC_PRINTF
  * record: the format's id (GTSC_PRINTF_ID, a constant the compiler folds)

@@ -42,7 +42,21 @@ enum gtsc_sys_nr_flags {
 	GTSC_SYS_SKIP = 1 << 0,	     /* not in the -e syscalls=LIST filter */
 	GTSC_SYS_CAP_ENTER = 1 << 1, /* reads user memory at enter (retried at exit) */
 	GTSC_SYS_CAP_EXIT = 1 << 2,  /* reads what the call wrote, at exit */
+	/*
+	 * The shapes syscalls.bpf.c reads on the stack when short (its
+	 * "stack captures"), set with the CAP bit they refine: ENTER_ONE,
+	 * the call's one read at enter is spec[0], a string or bytes (open,
+	 * write, connect, nanosleep); EXIT_ONE, its one read at exit is the
+	 * buffer spec[GTSC_SYS_EXIT_SPEC(flags)], of a length known without
+	 * reading (read, fstat, the struct stat of newfstatat).
+	 */
+	GTSC_SYS_ENTER_ONE = 1 << 3,
+	GTSC_SYS_EXIT_ONE = 1 << 4,
 };
+
+/* Bits 5-6 of an EXIT_ONE call's flags: the index of its exit spec. */
+#define GTSC_SYS_EXIT_SHIFT 5
+#define GTSC_SYS_EXIT_SPEC(f) (((f) >> GTSC_SYS_EXIT_SHIFT) & 3)
 
 /*
  * Bounds of what one record carries (see records.h for the item layout).

@@ -100,6 +100,30 @@ meta_says() {
 }
 check capture/meta "the trace's metadata lacks capture_size=5 or the filter" meta_says "$TEST_TMP/s.gtsc"
 
+# The stack captures' edge (syscalls.bpf.c): a string under 160 bytes with
+# its NUL is read on the stack, a longer one through the scratch; either way
+# the path is whole.  -s 200: the 100-byte write and the read of 105 whole.
+data_hex=$(printf '%s' 'capture-data-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-9876543210-end-of-data.!' |
+	od -An -tx1 | tr -d ' \n')
+for len in 158 159 160; do
+	k=$((len - ${#TEST_TMP} - 3)) # TEST_TMP/ddd.../f
+	dir=$TEST_TMP/$(printf 'd%.0s' $(seq "$k"))
+	epath=$dir/f
+	mkdir -p "$dir"
+	"$GTSC" record -q -s 200 -e syscalls=openat,write,read -o "$TEST_TMP/e.gtsc" \
+		-- "$WORKLOADS/capload" files "$epath" > /dev/null 2> "$TEST_TMP/err"
+	rc=$?
+	"$GTSC" report -i "$TEST_TMP/e.gtsc" --json > "$TEST_TMP/je" 2>> "$TEST_TMP/err"
+	n=$(count_lines "$TEST_TMP/je" "$ENTER" '"name":"openat"' "$(item 1 str 0 0 ${#epath})\"text\":\"$epath\"}")
+	check capture/edge-path-$len "a ${#epath}-byte path captured at $n openat enters, not 2 (rc $rc: $(head -c 200 "$TEST_TMP/err"))" \
+		[ "$rc" = 0 -a "$n" = 2 ]
+	rm -rf "$dir"
+done
+check capture/edge-write "-s 200: the 100-byte write is not captured whole" \
+	has_line "$TEST_TMP/je" "$ENTER" '"count":100}' "$(item 1 buf 0 0 100)\"hex\":\"$data_hex\"}"
+check capture/edge-read "-s 200: read = 105 is not captured whole" \
+	has_line "$TEST_TMP/je" "$EXIT" '"ret":105,' "$(item 1 buf 0 0 105)\"hex\":\"${data_hex}68656c6c6f\"}"
+
 # --no-capture: raw arguments only, the 80/40-byte records of before.
 "$GTSC" record -q --no-capture -e syscalls -o "$TEST_TMP/n.gtsc" \
 	-- "$WORKLOADS/capload" files "$path" > /dev/null 2> "$TEST_TMP/err"

@@ -101,10 +101,11 @@ static void test_capture_table(struct test_ctx *t)
 	gt_capture__fill(cap, f);
 	CHECK(t, cap[__NR_openat].spec[0].how == GTSC_CAP_PATH && cap[__NR_openat].spec[0].arg == 1,
 	      "openat's path is not argument 1");
-	CHECK(t, f[__NR_openat] == GTSC_SYS_CAP_ENTER, "openat's flags are %#x", f[__NR_openat]);
-	CHECK(t, cap[__NR_read].spec[0].how == GTSC_CAP_OUT_BUF && f[__NR_read] == GTSC_SYS_CAP_EXIT,
+	CHECK(t, f[__NR_openat] == (GTSC_SYS_CAP_ENTER | GTSC_SYS_ENTER_ONE), "openat's flags are %#x", f[__NR_openat]);
+	CHECK(t, cap[__NR_read].spec[0].how == GTSC_CAP_OUT_BUF && f[__NR_read] == (GTSC_SYS_CAP_EXIT | GTSC_SYS_EXIT_ONE),
 	      "read's buffer is not captured at exit only");
-	CHECK(t, f[__NR_readlink] == (GTSC_SYS_CAP_ENTER | GTSC_SYS_CAP_EXIT),
+	CHECK(t, f[__NR_readlink] == (GTSC_SYS_CAP_ENTER | GTSC_SYS_CAP_EXIT | GTSC_SYS_ENTER_ONE |
+				      GTSC_SYS_EXIT_ONE | 1 << GTSC_SYS_EXIT_SHIFT),
 	      "readlink's path and buffer are not both captured");
 	CHECK(t, (cap[__NR_execve].flags & GTSC_CAP_F_NEWMM) &&
 			 cap[__NR_execve].spec[1].how == GTSC_CAP_STRV,
@@ -113,12 +114,27 @@ static void test_capture_table(struct test_ctx *t)
 			 cap[__NR_sendto].spec[1].len_arg == 5,
 	      "sendto's destination is not argument 4 with its length in 5");
 	CHECK(t, cap[__NR_fstat].spec[0].how == GTSC_CAP_OUT_FIXED &&
-			 cap[__NR_fstat].spec[0].size == 144 && f[__NR_fstat] == GTSC_SYS_CAP_EXIT,
+			 cap[__NR_fstat].spec[0].size == 144 && f[__NR_fstat] == (GTSC_SYS_CAP_EXIT | GTSC_SYS_EXIT_ONE),
 	      "fstat's struct stat is not read at exit");
 	CHECK(t, cap[__NR_rt_sigaction].spec[0].how == GTSC_CAP_IN_FIXED &&
 			 cap[__NR_rt_sigaction].spec[1].how == GTSC_CAP_OUT_FIXED &&
-			 f[__NR_rt_sigaction] == (GTSC_SYS_CAP_ENTER | GTSC_SYS_CAP_EXIT),
+			 f[__NR_rt_sigaction] == (GTSC_SYS_CAP_ENTER | GTSC_SYS_CAP_EXIT | GTSC_SYS_ENTER_ONE |
+						  GTSC_SYS_EXIT_ONE | 1 << GTSC_SYS_EXIT_SHIFT),
 	      "rt_sigaction's act and oldact are not both captured");
+	/* The stack shapes: one string read at enter, or one buffer of all. */
+	CHECK(t, f[__NR_rename] == GTSC_SYS_CAP_ENTER, "rename's two paths are a stack shape");
+	CHECK(t, f[__NR_execve] == GTSC_SYS_CAP_ENTER, "execve's path and argv are a stack shape");
+	CHECK(t, f[__NR_write] == (GTSC_SYS_CAP_ENTER | GTSC_SYS_ENTER_ONE), "write's flags are %#x",
+	      f[__NR_write]);
+	CHECK(t, f[__NR_sendto] == GTSC_SYS_CAP_ENTER, "sendto's data and address are a stack shape");
+	CHECK(t, f[__NR_newfstatat] == (GTSC_SYS_CAP_ENTER | GTSC_SYS_CAP_EXIT | GTSC_SYS_ENTER_ONE |
+					GTSC_SYS_EXIT_ONE | 1 << GTSC_SYS_EXIT_SHIFT),
+	      "newfstatat's flags are %#x", f[__NR_newfstatat]);
+	CHECK(t, GTSC_SYS_EXIT_SPEC(f[__NR_newfstatat]) == 1, "newfstatat's exit spec is not 1");
+	CHECK(t, f[__NR_accept] == (GTSC_SYS_CAP_ENTER | GTSC_SYS_CAP_EXIT),
+	      "accept's flags are %#x", f[__NR_accept]);
+	CHECK(t, f[__NR_getrandom] == (GTSC_SYS_CAP_EXIT | GTSC_SYS_EXIT_ONE),
+	      "getrandom's flags are %#x", f[__NR_getrandom]);
 	for (int nr = 0; nr < GTSC_NR_SYSCALLS; nr++)
 		for (int i = 0; i < GTSC_CAP_SPECS; i++)
 			CHECK(t, cap[nr].spec[i].size <= GTSC_CAP_FIXED_MAX,

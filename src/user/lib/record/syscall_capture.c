@@ -179,6 +179,39 @@ static bool is_out(__u8 how)
 	}
 }
 
+/* Read at enter by syscalls.bpf.c's stack captures: all but argv's array of strings. */
+static bool stack_in(__u8 how)
+{
+	return how != GTSC_CAP_STRV && !is_out(how);
+}
+
+/* Read at exit by them: a buffer whose length needs no read (a sockaddr's is in user memory). */
+static bool stack_out(__u8 how)
+{
+	return how == GTSC_CAP_OUT_BUF || how == GTSC_CAP_OUT_STR || how == GTSC_CAP_OUT_FIXED;
+}
+
+/* GTSC_SYS_ENTER_ONE and GTSC_SYS_EXIT_ONE with its spec (gtsc_syscalls.h) for R. */
+static __u8 stack_shapes(const struct cap_row *r)
+{
+	int enter = 0, out = 0, out_at = 0;
+	__u8 f = 0;
+
+	for (int s = 0; s < GTSC_CAP_SPECS && r->spec[s].how; s++) {
+		if (is_out(r->spec[s].how)) {
+			out++;
+			out_at = s;
+		} else {
+			enter++;
+		}
+	}
+	if (enter == 1 && stack_in(r->spec[0].how))
+		f |= GTSC_SYS_ENTER_ONE;
+	if (out == 1 && stack_out(r->spec[out_at].how))
+		f |= GTSC_SYS_EXIT_ONE | out_at << GTSC_SYS_EXIT_SHIFT;
+	return f;
+}
+
 void gt_capture__fill(struct gtsc_cap_set *cap, __u8 *nr_flags)
 {
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -189,5 +222,6 @@ void gt_capture__fill(struct gtsc_cap_set *cap, __u8 *nr_flags)
 		for (int s = 0; s < GTSC_CAP_SPECS && r->spec[s].how; s++)
 			nr_flags[r->nr] |= is_out(r->spec[s].how) ? GTSC_SYS_CAP_EXIT
 								  : GTSC_SYS_CAP_ENTER;
+		nr_flags[r->nr] |= stack_shapes(r);
 	}
 }
