@@ -22,7 +22,7 @@ w2=$!
 exec 5> "$d/g1" 6> "$d/g2"
 "$GTSC" record -e kmem -a -o "$d/t.gtsc" 2> "$d/err" &
 g=$!
-if ! wait_for "$d/err" recording 20; then
+if ! wait_for "$d/err" recording "$REC_WAIT"; then
 	fail $T/record "did not start: $(head -c 300 "$d/err")"
 	exec 5>&- 6>&-
 	kill $w1 $w2 $g 2> /dev/null

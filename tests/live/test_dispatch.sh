@@ -52,7 +52,7 @@ record_storm() {
 	"$GTSC" record -e syscalls -p "$pid" --name "gt-d$name" -d 400 -b 16M \
 		-o "$TEST_TMP/$name.gtsc" 2> "$TEST_TMP/err$name" &
 	eval "R_$name=$!"
-	wait_for "$TEST_TMP/err$name" recording 30
+	wait_for "$TEST_TMP/err$name" recording "$REC_WAIT"
 }
 
 # storm_exact NAME PID N: the trace has PID's 2N + 2 events (recorded plus
@@ -189,7 +189,7 @@ FPID=$!
 "$GTSC" record -e syscalls=getppid -a --name gt-de -d 400 -b 16M -o "$TEST_TMP/e.gtsc" \
 	2> "$TEST_TMP/erre" &
 R_e=$!
-wait_for "$TEST_TMP/erre" recording 30 || fail dispatch/start-e "$(head -c 300 "$TEST_TMP/erre")"
+wait_for "$TEST_TMP/erre" recording "$REC_WAIT" || fail dispatch/start-e "$(head -c 300 "$TEST_TMP/erre")"
 record_storm f "$FPID" || fail dispatch/start-f "$(head -c 300 "$TEST_TMP/errf")"
 start_storm g $NG
 exec 7> "$TEST_TMP/gog"

@@ -17,7 +17,8 @@ noisy=$!
 # stopped once the storm has exited, not by a window it may outlive under load
 "$GTSC" record -e syscalls,kmem -p $quiet -d 120 -o "$TEST_TMP/p.gtsc" 2> "$TEST_TMP/err" &
 rpid=$!
-wait_for "$TEST_TMP/err" "recording" 10
+wait_for "$TEST_TMP/err" "recording" "$REC_WAIT" ||
+	fail filter/record-start "record -p said nothing in $REC_WAIT s: $(head -c 300 "$TEST_TMP/err")"
 echo g >&3
 exec 3>&-
 wait $quiet

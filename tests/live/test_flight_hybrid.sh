@@ -17,7 +17,7 @@ wait_for "$TEST_TMP/pid" "$spid" 5
 "$GTSC" record -e syscalls,kmem -p "$spid" -d 120 --channel syscalls:size=4K \
 	--channel kmem:mode=overwrite,size=16K -o "$TEST_TMP/t.gtsc" 2> "$TEST_TMP/err" &
 rpid=$!
-if ! wait_for "$TEST_TMP/err" "recording" 10; then
+if ! wait_for "$TEST_TMP/err" "recording" "$REC_WAIT"; then
 	fail hybrid/start "record did not start: $(head -c 300 "$TEST_TMP/err")"
 	kill $spid $rpid 2>/dev/null
 	exit 0

@@ -68,7 +68,7 @@ one_run() {
 	perf_pid=$!
 	"$GTSC" record -e kmem -a -o "$d/g.gtsc" 2> "$d/gtsc.err" &
 	gpid=$!
-	if wait_for "$d/gtsc.err" "recording" 10 && echo enable > "$d/ctl" &&
+	if wait_for "$d/gtsc.err" "recording" "$REC_WAIT" && echo enable > "$d/ctl" &&
 		read -r -t 10 ack < "$d/ack" && [ "$ack" = ack ]; then
 		ok=1
 		echo g >&3

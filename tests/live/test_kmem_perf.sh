@@ -59,7 +59,7 @@ one_run() {
 	start_perf "$d" "$wpid"
 	"$GTSC" record -e kmem -a -o "$d/g.gtsc" 2> "$d/gtsc.err" &
 	gpid=$!
-	if wait_for "$d/gtsc.err" "recording" 10 && enable_perf "$d"; then
+	if wait_for "$d/gtsc.err" "recording" "$REC_WAIT" && enable_perf "$d"; then
 		ok=1
 		echo g >&3
 		wait $job

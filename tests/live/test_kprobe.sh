@@ -122,7 +122,7 @@ concurrent() {
 			> /dev/null 2> "$TEST_TMP/err$n" &
 	done
 	for n in 3 5; do
-		wait_for "$TEST_TMP/err$n" recording 20
+		wait_for "$TEST_TMP/err$n" recording "$REC_WAIT"
 	done
 	echo go >&3
 	echo go >&4

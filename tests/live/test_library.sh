@@ -122,7 +122,7 @@ check library/build-shared "embed_minimal does not link libgtsc.so" \
 # embed_minimal against real kmem activity for about a second, then SIGTERM.
 "$TEST_TMP/embed_minimal" > "$TEST_TMP/emb.out" 2> "$TEST_TMP/emb.err" &
 epid=$!
-if wait_for "$TEST_TMP/emb.err" "recording" 15; then
+if wait_for "$TEST_TMP/emb.err" "recording" "$REC_WAIT"; then
 	for i in 1 2 3 4 5; do
 		ls -R /usr/include > /dev/null 2>&1
 		sleep 0.2
@@ -158,7 +158,7 @@ cp "$ROOT"/examples/fork_probe/{Makefile,fork_probe.c,fork_probe.bpf.c} "$TEST_T
 if make -s -C "$TEST_TMP/fp" PKG_CONFIG_PATH="$D/usr/lib/pkgconfig" > "$TEST_TMP/fp.build" 2>&1; then
 	"$TEST_TMP/fp/fork_probe" 10 > "$TEST_TMP/fp.out" 2> "$TEST_TMP/fp.err" &
 	fpid=$!
-	wait_for "$TEST_TMP/fp.err" "recording" 15
+	wait_for "$TEST_TMP/fp.err" "recording" "$REC_WAIT"
 	"$WORKLOADS/forker" 4 1 > "$TEST_TMP/forker.out"
 	sleep 0.3
 	kill -TERM $fpid

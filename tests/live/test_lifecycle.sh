@@ -8,7 +8,7 @@ for sig in INT TERM; do
 	# one stderr file per run: the INT run's "recording" must not release the TERM run
 	"$GTSC" record -e syscalls -a -o "$TEST_TMP/$sig.gtsc" 2> "$TEST_TMP/err.$sig" &
 	rpid=$!
-	wait_for "$TEST_TMP/err.$sig" recording 10
+	wait_for "$TEST_TMP/err.$sig" recording "$REC_WAIT"
 	sleep 0.5
 	kill -$sig $rpid
 	wait $rpid
@@ -23,7 +23,7 @@ check lifecycle/mode-0600 "trace file mode is $mode" [ "$mode" = 600 ]
 
 "$GTSC" record -e syscalls -a -o "$TEST_TMP/k.gtsc" 2> "$TEST_TMP/err" &
 rpid=$!
-wait_for "$TEST_TMP/err" recording 10
+wait_for "$TEST_TMP/err" recording "$REC_WAIT"
 sleep 1
 kill -KILL $rpid
 wait $rpid 2>/dev/null

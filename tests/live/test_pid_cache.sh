@@ -20,7 +20,7 @@ exec 3> "$TEST_TMP/go"
 wait_for "$TEST_TMP/out" "$wpid" 5
 "$GTSC" record -e syscalls -p "$wpid" -d 120 -o "$TEST_TMP/t.gtsc" 2> "$TEST_TMP/err" &
 rpid=$!
-if ! wait_for "$TEST_TMP/err" "recording" 10; then
+if ! wait_for "$TEST_TMP/err" "recording" "$REC_WAIT"; then
 	fail pid-cache/start "record did not start: $(head -c 300 "$TEST_TMP/err")"
 	kill $wpid $rpid 2> /dev/null
 	exit 0

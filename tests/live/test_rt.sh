@@ -31,7 +31,7 @@ rt_run() {
 		-o "$TEST_TMP/$name.gtsc" "$@" \
 		2> "$TEST_TMP/err$name" &
 	rpid=$!
-	if ! wait_for "$TEST_TMP/err$name" recording 10; then
+	if ! wait_for "$TEST_TMP/err$name" recording "$REC_WAIT"; then
 		fail "rt/$name-start" "record did not start: $(head -c 300 "$TEST_TMP/err$name")"
 		kill $wpid $rpid 2> /dev/null
 		exec 3>&-

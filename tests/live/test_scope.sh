@@ -11,7 +11,7 @@ scoped() {
 	local name=$1
 	shift
 	"$GTSC" record -e syscalls --name "gt-$name" -o "$TEST_TMP/$name.gtsc" "$@" 2> "$TEST_TMP/err$name" &
-	if ! wait_for "$TEST_TMP/err$name" recording 10; then
+	if ! wait_for "$TEST_TMP/err$name" recording "$REC_WAIT"; then
 		fail "scope/$name-start" "record $* did not start: $(head -c 300 "$TEST_TMP/err$name")"
 		return 1
 	fi

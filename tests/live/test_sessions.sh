@@ -52,7 +52,7 @@ record_storm a "$SPID_a" --channel syscalls:size=4K # too small: it must drop
 ra=$!
 record_storm b "$SPID_b"
 rb=$!
-if ! wait_for "$TEST_TMP/erra" recording 10 || ! wait_for "$TEST_TMP/errb" recording 10; then
+if ! wait_for "$TEST_TMP/erra" recording "$REC_WAIT" || ! wait_for "$TEST_TMP/errb" recording "$REC_WAIT"; then
 	fail sessions/start "recorders did not start: $(head -c 200 "$TEST_TMP/erra") $(head -c 200 "$TEST_TMP/errb")"
 	kill "$SPID_a" "$SPID_b" $ra $rb 2>/dev/null
 	exit 0
@@ -89,7 +89,7 @@ check sessions/b-exact "session b: recorded $rec_b, dropped $drop_b, expected $(
 # SIGKILL: the recorder cannot clean up; the next list finds and removes its entry.
 "$GTSC" record -e syscalls -a --name gt-killed -o "$TEST_TMP/k.gtsc" 2> "$TEST_TMP/errk" &
 rk=$!
-wait_for "$TEST_TMP/errk" recording 10
+wait_for "$TEST_TMP/errk" recording "$REC_WAIT"
 "$GTSC" list > "$TEST_TMP/list3"
 check sessions/list-live "a live session is not listed: $(tr '\n' '|' < "$TEST_TMP/list3")" \
 	has_line "$TEST_TMP/list3" gt-killed recording

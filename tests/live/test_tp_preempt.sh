@@ -51,7 +51,7 @@ storm() {
 	done
 	GTSC_FEATURES_OFF=$4 "$GTSC" record -e "$ev" -C tp-storm -b 64M -d 120 -o "$d/t.gtsc" 2> "$d/err" &
 	g=$!
-	if ! wait_for "$d/err" recording 20; then
+	if ! wait_for "$d/err" recording "$REC_WAIT"; then
 		fail $T/record "did not start: $(head -c 300 "$d/err")"
 		kill $pids $g 2> /dev/null
 		return

@@ -32,7 +32,7 @@ perf record -q -a -m 16M -D -1 --control "fifo:$d/ctl,$d/ack" -e timer:hrtimer_s
 perf_pid=$!
 "$GTSC" record -e $EVENTS -a -o "$d/g.gtsc" 2> "$d/gtsc.err" &
 gpid=$!
-wait_for "$d/gtsc.err" "recording" 10
+wait_for "$d/gtsc.err" "recording" "$REC_WAIT"
 echo enable > "$d/ctl"
 ack=""
 read -r -t 10 ack < "$d/ack"

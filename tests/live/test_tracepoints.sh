@@ -52,7 +52,7 @@ one_run() {
 	perf_pid=$!
 	"$GTSC" record -e $EVENTS -a -o "$d/g.gtsc" 2> "$d/gtsc.err" &
 	gpid=$!
-	if wait_for "$d/gtsc.err" "recording" 10; then
+	if wait_for "$d/gtsc.err" "recording" "$REC_WAIT"; then
 		echo enable > "$d/ctl"
 		read -r -t 10 ack < "$d/ack"
 	fi
@@ -136,7 +136,7 @@ sys_run() {
 	GTSC_FEATURES_OFF=$2 "$GTSC" record -v --allow-missing -e $SYSEV -p "${pid:-0}" \
 		-o "$d/t.gtsc" 2> "$d/err" &
 	g=$!
-	wait_for "$d/err" recording 20
+	wait_for "$d/err" recording "$REC_WAIT"
 	echo g >&3
 	exec 3>&-
 	wait $job

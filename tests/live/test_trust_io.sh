@@ -109,7 +109,7 @@ touch -d "$(date -d @$(($(date +%s) - 2 * 86400)) '+%Y-%m-%d %H:%M:%S')" "/run/g
 printf 'new\n' > "/run/gtsc/$NAME-fresh.ended"
 "$G" record --name "$NAME-k" -a -e syscalls -o "$TEST_TMP/k.gtsc" 2> "$TEST_TMP/e" &
 kpid=$!
-wait_for "$TEST_TMP/e" "recording" 10
+wait_for "$TEST_TMP/e" "recording" "$REC_WAIT"
 check_expr trust/prune-old-epitaphs "$(ls /run/gtsc | grep "$NAME" | tr '\n' ' ')" \
 	'[ ! -e "/run/gtsc/$NAME-stale.ended" ] && [ -e "/run/gtsc/$NAME-fresh.ended" ]'
 kill -9 $kpid
